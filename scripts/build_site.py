@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""`make site`: build the whole bilingual site into site/, atomically and one build at a time."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from studysite.sitebuild import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], ROOT))

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Make sure the Debian packages the browser tests need are present: chromium (driven by Playwright),
+# its driver, CJK fonts (without them Chinese renders as boxes) and Java (Nu HTML checker).
+# Installs them with apt when running as root; otherwise prints the exact command and fails.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+[ ${#need[@]} -eq 0 ] && exit 0
+cmd="apt-get update && apt-get install -y --no-install-recommends ${need[*]}"
+if [ "$(id -u)" = 0 ]; then
+  echo "ensure_system_deps: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+else
+  echo "ensure_system_deps: missing Debian packages: ${need[*]}" >&2
+  echo "Run:  sudo sh -c '$cmd'" >&2
+  exit 1
+fi

@@ -1,0 +1,1 @@
+"""Turn plain-text interview question banks into a bilingual MkDocs study site."""

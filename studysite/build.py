@@ -1,0 +1,281 @@
+"""The pipeline: find banks -> parse -> align translations -> tag, slug, link -> render -> write."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import links, slugs
+from .errors import Problems
+from .model import LANGS, Bank, BankInfo, Entry, LeadIn, ListBlock, Paragraph, Question, Site, Tag, Tombstone
+from .parse import parse_bank
+from .render import render_site
+from .taxonomy import assign_tags, load_taxonomy
+from .write import build_lock, write_tree_in_place, write_tree_swap
+
+DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
+TAXONOMY = "taxonomy.yml"
+LOCK = "slugs.lock"
+RESERVED_IDS = frozenset(
+    {
+        "assets",
+        "tags",
+        "en",
+        "zh",
+        "search",
+        "pagefind",
+        "study",
+        "glossary",
+        "print",
+        "downloads",
+        "404",
+        "index",
+        "sitemap",
+        "stylesheets",
+        "javascripts",
+        "overrides",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Everything read from the banks folder, parsed and validated."""
+
+    banks: tuple[tuple[Bank, Bank | None], ...]
+    """Each Chinese bank with its English translation (None when untranslated), by file name."""
+    tags: tuple[Tag, ...]
+    """The taxonomy."""
+    lock: tuple[slugs.LockEntry, ...]
+    """Published paths so far."""
+
+
+@dataclass
+class Result:
+    """What a generation produced, for the caller to report."""
+
+    site: Site
+    files: dict[str, str]
+    lock_text: str
+    warnings: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+
+
+def generate(
+    banks_dir: Path, docs_dir: Path, *, strict: bool = False, in_place: bool = False, update_lock: bool = True
+) -> Result:
+    """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input."""
+    problems = Problems()
+    sources = load_sources(banks_dir, problems)
+    problems.raise_if_any(strict=strict)
+    site, lock_text = build_site_model(sources)
+    files = render_files(site)
+    result = Result(site, files, lock_text, [str(w) for w in problems.warnings])
+    with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
+        if in_place:
+            result.written = write_tree_in_place(docs_dir, files)
+        else:
+            write_tree_swap(docs_dir, files)
+        lock_path = banks_dir / LOCK
+        if update_lock and (not lock_path.exists() or lock_path.read_text(encoding="utf-8") != lock_text):
+            tmp = lock_path.with_name(f".{LOCK}.tmp")
+            tmp.write_text(lock_text, encoding="utf-8")
+            tmp.replace(lock_path)
+    return result
+
+
+def load_sources(banks_dir: Path, problems: Problems) -> Sources:
+    """Read every bank, translation, the taxonomy and the lock; all problems are collected."""
+    if not banks_dir.is_dir():
+        problems.error(banks_dir, 0, "banks folder not found")
+        return Sources((), (), ())
+    zh: dict[str, Path] = {}
+    en: dict[str, Path] = {}
+    for path in sorted(banks_dir.iterdir()):
+        if path.name.startswith(".") or not path.name.endswith(".txt"):
+            continue
+        if path.is_symlink():
+            problems.error(path, 0, "symbolic links are not allowed in the banks folder: copy the file instead")
+            continue
+        stem = path.name[: -len(".txt")]
+        bank_id, _, suffix = stem.partition(".")
+        if suffix not in ("", "en"):
+            problems.error(
+                path, 0, f"unknown language suffix `.{suffix}`: name banks NAME.txt (Chinese) and NAME.en.txt (English)"
+            )
+            continue
+        if not _ID.fullmatch(bank_id):
+            problems.error(
+                path,
+                0,
+                "bank file names must be lower-case ASCII letters, digits and hyphens "
+                f"(it becomes the URL): rename it, e.g. to {_suggest(bank_id)}.txt",
+            )
+            continue
+        if bank_id in RESERVED_IDS:
+            problems.error(path, 0, f"`{bank_id}` is reserved for the site's own pages: rename the bank")
+            continue
+        (en if suffix else zh)[bank_id] = path
+    for bank_id, path in en.items():
+        if bank_id not in zh:
+            problems.error(path, 0, f"translation without a bank: there is no {bank_id}.txt beside it")
+    if not zh and not problems.errors:
+        problems.error(banks_dir, 0, "no banks found: add a NAME.txt file")
+    tags = load_taxonomy(banks_dir / TAXONOMY, problems) if (banks_dir / TAXONOMY).exists() else ()
+    if not (banks_dir / TAXONOMY).exists():
+        problems.error(banks_dir / TAXONOMY, 0, "taxonomy file not found")
+    pairs = []
+    for bank_id, path in sorted(zh.items()):
+        bank = parse_bank(path, bank_id, "zh", problems)
+        translation = parse_bank(en[bank_id], bank_id, "en", problems) if bank_id in en else None
+        if bank is None:
+            continue
+        if bank_id in en and translation is not None:
+            if not check_alignment(bank, translation, problems):
+                translation = None
+        elif bank_id not in en:
+            problems.warn(
+                path,
+                0,
+                f"no English translation ({bank_id}.en.txt): its English pages show the "
+                "Chinese text under a 'not yet translated' notice",
+            )
+        pairs.append((bank, translation))
+    lock = slugs.read_lock(banks_dir / LOCK, problems)
+    return Sources(tuple(pairs), tags, tuple(lock))
+
+
+def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
+    """A translation must match its bank question for question and block for block."""
+    before = len(problems.errors)
+    if len(zh.questions) != len(en.questions):
+        problems.error(
+            en.path,
+            en.questions[-1].line if en.questions else 1,
+            f"translation has {len(en.questions)} questions but {zh.path} has {len(zh.questions)} "
+            f"(last Chinese question at {zh.path}:{zh.questions[-1].line})",
+        )
+    for qz, qe in zip(zh.questions, en.questions, strict=False):
+        shape_z, shape_e = _shape(qz), _shape(qe)
+        if shape_z == shape_e:
+            continue
+        k = next(
+            (i for i, (a, b) in enumerate(zip(shape_z, shape_e, strict=False)) if a[0] != b[0]),
+            min(len(shape_z), len(shape_e)),
+        )
+        where_z = f"{zh.path}:{shape_z[k][1]}" if k < len(shape_z) else f"{zh.path}:{qz.line} (answer ends)"
+        what_z = shape_z[k][0] if k < len(shape_z) else "nothing"
+        line_e = shape_e[k][1] if k < len(shape_e) else qe.line
+        what_e = shape_e[k][0] if k < len(shape_e) else "nothing"
+        problems.error(
+            en.path,
+            line_e,
+            f"translation of question {qz.index + 1} does not line up: here it has "
+            f"{what_e}, where {where_z} has {what_z}",
+        )
+    return len(problems.errors) == before
+
+
+def build_site_model(sources: Sources) -> tuple[Site, str]:
+    """Enrich the parsed banks: slugs (and the new lock text), tags, related questions, inline links."""
+    candidates = [
+        slugs.Candidate(bank.id, q, tr.questions[q.index] if tr else None)
+        for bank, tr in sources.banks
+        for q in bank.questions
+    ]
+    slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock))
+    entries: list[Entry] = []
+    terms = {}
+    for cand, slug in zip(candidates, slug_list, strict=False):
+        both = [cand.zh] + ([cand.en] if cand.en else [])
+        entries.append(
+            Entry(
+                slug=slug,
+                bank_id=cand.bank,
+                index=cand.zh.index,
+                text={"zh": cand.zh, "en": cand.en or cand.zh},
+                translated=cand.en is not None,
+                tags=assign_tags(sources.tags, both),
+                content_hash=content_hash(cand.zh),
+            )
+        )
+        terms[slug] = links.question_terms(both)
+    related = links.related_questions(entries, terms)
+    entries = [_with_related(e, related[e.slug]) for e in entries]
+    banks = tuple(
+        BankInfo(
+            id=bank.id,
+            titles={"zh": bank.title, "en": tr.title if tr else bank.title},
+            slugs=tuple(e.slug for e in entries if e.bank_id == bank.id),
+            translated=tr is not None,
+            source={"zh": bank.path, **({"en": tr.path} if tr else {})},
+        )
+        for bank, tr in sources.banks
+    )
+    known_banks = {b.id for b in banks}
+    tombstones = tuple(
+        Tombstone(e.slug, e.bank, e.state[6:] if e.state.startswith("moved:") else None, e.text)
+        for e in sorted(new_lock, key=lambda e: e.path)
+        if e.state != "live" and e.bank in known_banks
+    )
+    site = Site(
+        banks=banks,
+        entries={e.slug: e for e in entries},
+        tags=sources.tags,
+        glossary=(),
+        tombstones=tombstones,
+        inline_links={lang: links.inline_links(entries, lang) for lang in LANGS},
+    )
+    return site, slugs.write_lock(Path(), new_lock)
+
+
+def render_files(site: Site) -> dict[str, str]:
+    """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
+
+    docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
+    the generator writes that file too, so swapping in a new tree keeps it.
+    """
+    files = {".gitignore": DOCS_GITIGNORE}
+    for lang in LANGS:
+        prefix = "" if lang == "zh" else f"{lang}/"
+        files.update({prefix + page.path: page.text for page in render_site(site, lang)})
+    return files
+
+
+def content_hash(q: Question) -> str:
+    """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
+    parts = [q.text]
+    for block in q.blocks:
+        if isinstance(block, (Paragraph, LeadIn)):
+            parts.append(block.text)
+        else:
+            parts.extend(i.text for i in block.items)
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
+
+
+def _with_related(entry: Entry, related: tuple[str, ...]) -> Entry:
+    from dataclasses import replace
+
+    return replace(entry, related=related)
+
+
+def _shape(q: Question) -> list[tuple[str, int]]:
+    shape = []
+    for block in q.blocks:
+        if isinstance(block, Paragraph):
+            shape.append(("a paragraph", block.line))
+        elif isinstance(block, LeadIn):
+            shape.append(("a lead-in line", block.line))
+        elif isinstance(block, ListBlock):
+            kind = "a numbered list" if block.ordered else "a bullet list"
+            shape.append((f"{kind} of {len(block.items)} items", block.line))
+    return shape
+
+
+def _suggest(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "bank"
+
+
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -1,0 +1,33 @@
+"""Command line of the generator: report every problem as FILE:LINE on stderr, exit non-zero on any."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .build import generate
+from .errors import BuildError
+
+
+def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
+    parser = argparse.ArgumentParser(prog="build_pages.py", description=__doc__)
+    parser.add_argument("--banks", type=Path, default=default_banks, help="folder of bank files (default: banks/)")
+    parser.add_argument("--out", type=Path, default=default_docs, help="output folder (default: docs/)")
+    parser.add_argument("--strict", action="store_true", help="treat warnings (e.g. a missing translation) as errors")
+    parser.add_argument("--no-lock-update", action="store_true", help="do not rewrite banks/slugs.lock")
+    args = parser.parse_args(argv)
+    try:
+        result = generate(args.banks, args.out, strict=args.strict, update_lock=not args.no_lock_update)
+    except BuildError as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print(f"build_pages: {len(exc.problems)} problem(s); {args.out} left unchanged", file=sys.stderr)
+        return 1
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    questions = len(result.site.entries)
+    print(
+        f"build_pages: {questions} questions in {len(result.site.banks)} bank(s) -> {len(result.files)} files in {args.out}"
+    )
+    return 0

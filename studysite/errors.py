@@ -1,0 +1,70 @@
+"""One error type that blames a file and line, and a collector that reports every problem at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, located at FILE:LINE."""
+
+    path: str
+    """File the problem is in, as given to the build (relative where possible)."""
+    line: int
+    """1-based line number; 0 when the problem concerns the whole file."""
+    message: str
+    """What is wrong, in one sentence."""
+    excerpt: str = ""
+    """The offending source line, shown under the message."""
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        text = f"{where}: {self.message}"
+        if self.excerpt:
+            text += f"\n    {_clip(self.excerpt)}"
+        return text
+
+
+class BuildError(Exception):
+    """Raised once with every problem found; the build then stops and writes nothing."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.message))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Problems:
+    """Collects problems (and warnings) across stages so the user sees all of them at once."""
+
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def error(self, path: str | Path, line: int, message: str, excerpt: str = "") -> None:
+        self.errors.append(Problem(display_path(path), line, message, excerpt))
+
+    def warn(self, path: str | Path, line: int, message: str, excerpt: str = "") -> None:
+        self.warnings.append(Problem(display_path(path), line, message, excerpt))
+
+    def raise_if_any(self, strict: bool = False) -> None:
+        found = list(self.errors)
+        if strict:
+            found += [Problem(w.path, w.line, "(strict) " + w.message, w.excerpt) for w in self.warnings]
+        if found:
+            raise BuildError(found)
+
+
+def display_path(path: str | Path) -> str:
+    """A path relative to the working directory when it is below it, so messages stay short."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    shown = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text[:limit])
+    return shown + ("…" if len(text) > limit else "")

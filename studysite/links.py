@@ -1,0 +1,150 @@
+"""Cross-links: up to five related questions per page, and inline links from a term to its question.
+
+Both use an inverted index (term -> questions), never an all-pairs comparison, so linking stays
+linear in the corpus: a term shared by too many questions says nothing and is skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+
+from .model import Entry, Lang, Question
+
+MAX_RELATED = 5
+MIN_SCORE = 1.0
+"""Below this a 'related' question shares too little to be worth the reader's click."""
+MAX_POSTING = 50
+"""A term in more questions than this (or in a tenth of them) is too common to relate anything."""
+TAG_WEIGHT = 0.75
+MAX_INLINE_LINKS = 5
+
+
+def question_terms(questions: list[Question]) -> Counter[str]:
+    """Technical terms of a question (all its languages): ASCII words and phrases, Chinese bigrams."""
+    terms: Counter[str] = Counter()
+    for q in questions:
+        for text in [q.text, *_answer_lines(q)]:
+            for token in _ASCII_TOKEN.findall(text):
+                word = token.casefold()
+                if len(word) > 1 and word not in _STOP and not word.isdigit():
+                    terms[word] += 1
+            for run in _HAN_RUN.findall(text):
+                for i in range(len(run) - 1):
+                    terms[run[i : i + 2]] += 1
+    return terms
+
+
+def related_questions(entries: list[Entry], terms: dict[str, Counter[str]]) -> dict[str, tuple[str, ...]]:
+    """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms, then shared tags."""
+    postings: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        for term in terms[e.slug]:
+            postings[term].append(e.slug)
+    n = len(entries)
+    cap = max(3, min(MAX_POSTING, n // 10))
+    idf = {t: math.log(n / len(p)) for t, p in postings.items() if 1 < len(p) <= cap}
+    tags = {e.slug: set(e.tags) for e in entries}
+    order = {e.slug: i for i, e in enumerate(entries)}
+    result = {}
+    for e in entries:
+        score: dict[str, float] = defaultdict(float)
+        for term in terms[e.slug]:
+            weight = idf.get(term)
+            if weight:
+                for other in postings[term]:
+                    if other != e.slug:
+                        score[other] += weight
+        ranked = sorted(
+            ((s + TAG_WEIGHT * len(tags[e.slug] & tags[o]), o) for o, s in score.items()),
+            key=lambda x: (-x[0], order[x[1]]),
+        )
+        result[e.slug] = tuple(o for s, o in ranked if s >= MIN_SCORE)[:MAX_RELATED]
+    return result
+
+
+def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
+    """Terms that name the subject of exactly one question (`Megatron-LM`, `NVSHMEM`) -> its slug.
+
+    A subject is an ASCII name in the question's title; when several titles share it, the question
+    whose answer uses it most owns it.
+    """
+    owners: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for e in entries:
+        q = e.text[lang]
+        body = " ".join(_answer_lines(q)).casefold()
+        # Names come from the Chinese title, where ASCII runs delimit them; English keeps those it uses.
+        for phrase in _subject_phrases(e.text["zh"].text):
+            found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
+            if found:
+                name = found.group(0)
+                owners[name.casefold()].append((-body.count(name.casefold()), e.index, e.slug))
+    subjects = {}
+    for phrase, claims in owners.items():
+        claims.sort()
+        if len(claims) == 1 or claims[0][0] < claims[1][0]:
+            subjects[phrase] = claims[0][2]
+    return subjects
+
+
+def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Per slug, the (term, target slug) pairs whose first mention in the answer links to the target."""
+    subjects = subject_terms(entries, lang)
+    if not subjects:
+        return {}
+    # One alternation, longest first, so "Ring AllReduce" wins over "AllReduce".
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9\-])("
+        + "|".join(re.escape(t) for t in sorted(subjects, key=len, reverse=True))
+        + r")(?![A-Za-z0-9\-])",
+        re.IGNORECASE,
+    )
+    out = {}
+    for e in entries:
+        found: dict[str, str] = {}
+        for line in _answer_lines(e.text[lang]):
+            for m in pattern.finditer(line):
+                target = subjects[m.group(1).casefold()]
+                if target != e.slug and m.group(1) not in found and target not in found.values():
+                    found[m.group(1)] = target
+        if found:
+            out[e.slug] = tuple(list(found.items())[:MAX_INLINE_LINKS])
+    return out
+
+
+def _subject_phrases(title: str) -> set[str]:
+    phrases = set()
+    for m in _ASCII_PHRASE.finditer(title):
+        phrase = m.group(0).strip(" -/")
+        specific = " " in phrase or "-" in phrase or any(c.isupper() or c.isdigit() for c in phrase)
+        if len(phrase) >= 3 and specific and phrase.casefold() not in _GENERIC and not phrase.isdigit():
+            phrases.add(phrase)
+    return phrases
+
+
+def _answer_lines(q: Question) -> list[str]:
+    lines: list[str] = []
+    for block in q.blocks:
+        items = getattr(block, "items", None)
+        if items:
+            lines.extend(i.text for i in items)
+        else:
+            lines.append(block.text)  # type: ignore[union-attr]
+    return lines
+
+
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+# A run of capitalised or technical ASCII words in a title ("Two-batch overlap", "Megatron-LM").
+_ASCII_PHRASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?: [A-Za-z0-9][A-Za-z0-9\-]*)*")
+_HAN_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+_STOP = frozenset(
+    "the and for with from that this are was were been has have had its into than then also can not but "
+    "each which what when where why how does more most less such use used using only other both same one "
+    "two per via may should would will about between while there their them they these those you your".split()
+)
+# English title words that are never the subject of a question.
+_GENERIC = frozenset(
+    "what how why which when where the and for are with does do is can should would there their gpu gpus "
+    "data model models tokens token".split()
+)

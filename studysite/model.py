@@ -1,0 +1,200 @@
+"""The typed, immutable model every stage passes on: banks, questions, answer blocks, tags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A line of prose in an answer."""
+
+    text: str
+    """The text exactly as written in the bank."""
+    line: int
+    """Source line (1-based)."""
+
+
+@dataclass(frozen=True)
+class LeadIn:
+    """A line ending in a colon that introduces the list right after it."""
+
+    text: str
+    """The text exactly as written, colon included."""
+    line: int
+    """Source line (1-based)."""
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """One list item; a wrapped item spans several source lines."""
+
+    text: str
+    """Item text without its marker; wrapped lines joined."""
+    lines: tuple[int, ...]
+    """Every source line the item was read from."""
+    source: tuple[str, ...]
+    """The item's source lines without the marker (for the nothing-lost check)."""
+
+
+@dataclass(frozen=True)
+class ListBlock:
+    """A run of bullets (`- `) or numbered items (`1. `)."""
+
+    ordered: bool
+    """True for numbered items."""
+    start: int
+    """Number of the first item of an ordered list."""
+    items: tuple[ListItem, ...]
+    """The items, in order."""
+
+    @property
+    def line(self) -> int:
+        return self.items[0].lines[0]
+
+
+Block = Paragraph | LeadIn | ListBlock
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question and its answer, as parsed from one bank file."""
+
+    text: str
+    """The question, without its `Q:` marker."""
+    blocks: tuple[Block, ...]
+    """The answer, block by block."""
+    line: int
+    """Line of the `Q:` marker."""
+    index: int
+    """0-based position in its bank."""
+
+
+@dataclass(frozen=True)
+class Bank:
+    """One bank file in one language."""
+
+    id: str
+    """The file stem without language suffix (`ai-infra-3`); also the URL folder."""
+    lang: Lang
+    """Language of the text."""
+    path: str
+    """Path of the file, for messages."""
+    title: str
+    """The first non-empty line."""
+    title_line: int
+    """Line of the title."""
+    questions: tuple[Question, ...]
+    """Questions in file order."""
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A topic from the taxonomy."""
+
+    id: str
+    """ASCII identifier (`inference`)."""
+    names: dict[Lang, str] = field(hash=False)
+    """Display name per language."""
+    keywords: tuple[str, ...]
+    """Lower-cased strings whose presence in a question assigns the tag."""
+    line: int
+    """Line in the taxonomy file."""
+
+    def name(self, lang: Lang) -> str:
+        return self.names[lang]
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """A field term with its name and definition in both languages."""
+
+    id: str
+    """ASCII identifier."""
+    names: dict[Lang, str] = field(hash=False)
+    """The term's name per language."""
+    forms: dict[Lang, tuple[str, ...]] = field(hash=False)
+    """Spellings that count as a use of the term, per language (the name included)."""
+    definitions: dict[Lang, str] = field(hash=False)
+    """One- or two-sentence definition per language."""
+    line: int
+    """Line in the glossary file."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A question as published: its text in both languages plus everything enrichment adds."""
+
+    slug: str
+    """Stable ASCII slug, unique across banks; the URL in both languages and the Anki GUID seed."""
+    bank_id: str
+    """Id of the bank it belongs to."""
+    index: int
+    """Position in its bank."""
+    text: dict[Lang, Question] = field(hash=False)
+    """The question per language; `en` falls back to the Chinese when untranslated."""
+    translated: bool
+    """False when the English side is the Chinese text shown under a notice."""
+    tags: tuple[str, ...]
+    """Tag ids, in taxonomy order."""
+    related: tuple[str, ...] = ()
+    """Slugs of up to five related questions, best first."""
+    content_hash: str = ""
+    """Hash of the Chinese question and answer; tells a reader their mark predates an edit."""
+
+    @property
+    def path(self) -> str:
+        """Page path inside a language's docs folder."""
+        return f"{self.bank_id}/{self.slug}.md"
+
+
+@dataclass(frozen=True)
+class BankInfo:
+    """A bank as published: titles per language and its questions' slugs in order."""
+
+    id: str
+    """Bank id (file stem)."""
+    titles: dict[Lang, str] = field(hash=False)
+    """Title per language."""
+    slugs: tuple[str, ...]
+    """Its questions, in order."""
+    translated: bool
+    """Whether an English translation exists and aligned."""
+    source: dict[Lang, str] = field(hash=False)
+    """Source file path per language (English absent when untranslated)."""
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """A URL that once published a question: now a redirect or a 'removed' page."""
+
+    slug: str
+    """The old slug."""
+    bank_id: str
+    """The bank it was in."""
+    moved_to: str | None
+    """Slug it redirects to, or None when the question was removed."""
+    title: str
+    """The question's last known Chinese text."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the renderer needs, in both languages."""
+
+    banks: tuple[BankInfo, ...]
+    """Banks in file-name order."""
+    entries: dict[str, Entry] = field(hash=False)
+    """Published questions by slug."""
+    tags: tuple[Tag, ...]
+    """The taxonomy, in file order."""
+    glossary: tuple[GlossaryTerm, ...]
+    """Glossary terms, in file order."""
+    tombstones: tuple[Tombstone, ...]
+    """Old URLs that must keep working."""
+    inline_links: dict[Lang, dict[str, tuple[tuple[str, str], ...]]] = field(hash=False, default_factory=dict)
+    """Per language and slug: (term, target slug) pairs whose first mention links to another question."""

@@ -1,0 +1,227 @@
+"""Read a bank file (UTF-8, BOM or not, LF or CRLF) into a `Bank`, blaming FILE:LINE for every problem."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from .errors import Problems
+from .model import Bank, Block, Lang, LeadIn, ListBlock, ListItem, Paragraph, Question
+
+MAX_LINE_CHARS = 20_000
+"""A longer line is almost certainly not a bank line (a pasted binary, a minified file)."""
+
+
+def read_text(path: Path, problems: Problems) -> str | None:
+    """Decode a bank file as UTF-8, naming the likely encoding when it is not."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.error(
+            path,
+            line,
+            f"file is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+            f"it looks like {_guess_encoding(raw)}: re-save it as UTF-8",
+        )
+        return None
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their endings; CRLF, lone CR and LF all end a line; stray BOMs are dropped."""
+    return text.replace("\ufeff", "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def parse_bank(path: Path, bank_id: str, lang: Lang, problems: Problems) -> Bank | None:
+    """Parse one bank file; problems go to `problems`, and None is returned when it is unusable."""
+    text = read_text(path, problems)
+    if text is None:
+        return None
+    return parse_text(text, path, bank_id, lang, problems)
+
+
+def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: Problems) -> Bank | None:
+    """Parse bank text already decoded; see `parse_bank`."""
+    lines = split_lines(text)
+    errors_before = len(problems.errors)
+    title, title_line = "", 0
+    questions: list[Question] = []
+    current: tuple[str, int] | None = None
+    body: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+
+    def finish() -> None:
+        if current is None:
+            return
+        qtext, qline = current
+        blocks = _parse_answer(body, path, problems)
+        if not blocks:
+            problems.error(path, qline, "question has no answer: add its answer on the lines after it", qtext)
+        key = _normal(qtext)
+        if key in seen:
+            problems.error(path, qline, f"duplicate question (first at line {seen[key]})", qtext)
+        else:
+            seen[key] = qline
+        questions.append(Question(qtext, tuple(blocks), qline, len(questions)))
+
+    for number, raw in enumerate(lines, start=1):
+        line = _clean(raw, path, number, problems)
+        if line is None:
+            continue
+        stripped = line.strip()
+        if not title:
+            if stripped:
+                if _QUESTION.match(stripped):
+                    problems.error(
+                        path,
+                        number,
+                        "bank has no title: its first non-empty line must be the title, before the first `Q:`",
+                        stripped,
+                    )
+                    title, title_line = "?", number
+                else:
+                    title, title_line = stripped, number
+                    continue
+            else:
+                continue
+        match = _QUESTION.match(stripped)
+        if match:
+            finish()
+            qtext = match.group(1).strip()
+            if not qtext:
+                problems.error(path, number, "empty question: write the question after `Q:`", stripped)
+            current, body = (qtext, number), []
+        elif current is None:
+            if stripped:
+                problems.error(path, number, "text before the first question: start questions with `Q: `", stripped)
+        else:
+            body.append((number, line))
+    finish()
+
+    if not title:
+        problems.error(path, 1, "empty file: a bank needs a title line and at least one `Q: ` question")
+    elif not questions and len(problems.errors) == errors_before:
+        problems.error(path, title_line, "no questions found: each question starts with `Q: ` (or `Q：`)", title)
+    if len(problems.errors) > errors_before:
+        return None
+    return Bank(bank_id, lang, str(path), title, title_line, tuple(questions))
+
+
+def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Problems) -> list[Block]:
+    """Group answer lines into paragraphs, lead-ins and lists."""
+    blocks: list[Block] = []
+    items: list[ListItem] = []
+    ordered = False
+    start = 1
+
+    def close_list() -> None:
+        nonlocal items
+        if items:
+            blocks.append(ListBlock(ordered, start, tuple(items)))
+            items = []
+
+    lines = [(n, s.strip()) for n, s in body]
+    for i, (number, text) in enumerate(lines):
+        if not text:
+            close_list()
+            continue
+        bullet = _BULLET.match(text)
+        numbered = _NUMBERED.match(text)
+        if bullet or numbered:
+            is_ordered = numbered is not None
+            content = (numbered.group(2) if numbered else bullet.group(1)).strip()  # type: ignore[union-attr]
+            if items and is_ordered != ordered:
+                close_list()
+            if not items:
+                ordered = is_ordered
+                start = int(numbered.group(1)) if numbered else 1
+            items.append(ListItem(content, (number,), (content,)))
+            continue
+        if items and _continues(items[-1].text, text):
+            last = items[-1]
+            joined = last.text + _joiner(last.text, text) + text
+            items[-1] = ListItem(joined, (*last.lines, number), (*last.source, text))
+            continue
+        close_list()
+        following = next((t for _, t in lines[i + 1 :] if t), "")
+        if text.endswith((":", "：")) and (_BULLET.match(following) or _NUMBERED.match(following)):
+            blocks.append(LeadIn(text, number))
+        else:
+            blocks.append(Paragraph(text, number))
+    close_list()
+    return blocks
+
+
+def _continues(previous: str, text: str) -> bool:
+    """A line right after an item continues it when the item visibly stops mid-sentence."""
+    return bool(previous) and previous[-1] not in _SENTENCE_END
+
+
+def _joiner(left: str, right: str) -> str:
+    """Wrapped Chinese joins with nothing; wrapped English words need a space."""
+    if left[-1].isascii() and left[-1].isalnum() and right[0].isascii() and right[0].isalnum():
+        return " "
+    if left[-1] in ",;" and right[0].isascii():
+        return " "
+    return ""
+
+
+def _clean(raw: str, path: Path | str, number: int, problems: Problems) -> str | None:
+    """Reject lines no bank should hold; keep everything else verbatim."""
+    if len(raw) > MAX_LINE_CHARS:
+        problems.error(
+            path,
+            number,
+            f"line is {len(raw):,} characters long (limit {MAX_LINE_CHARS:,}): is this really a bank file?",
+            raw,
+        )
+        return None
+    bad = next((ch for ch in raw if _is_forbidden(ch)), None)
+    if bad is not None:
+        problems.error(path, number, f"control character U+{ord(bad):04X} in text: delete it", raw)
+        return None
+    return raw
+
+
+def _is_forbidden(ch: str) -> bool:
+    # Tabs are fine; other C0/C1 controls are invisible corruption from copy-paste.
+    return ch != "\t" and unicodedata.category(ch) == "Cc"
+
+
+def _normal(text: str) -> str:
+    """Key for duplicate detection: width-folded, case-folded, spaces and end punctuation ignored."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"[\s?？。.!！]+", "", folded)
+
+
+def _guess_encoding(raw: bytes) -> str:
+    for name in ("gb18030", "big5", "utf-16", "shift_jis", "cp1252"):
+        try:
+            decoded = raw.decode(name)
+        except UnicodeDecodeError:
+            continue
+        if name == "gb18030":
+            return "GBK/GB18030 (Simplified Chinese)"
+        if name == "utf-16" and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            continue
+        if decoded:
+            return {
+                "big5": "Big5 (Traditional Chinese)",
+                "utf-16": "UTF-16",
+                "shift_jis": "Shift-JIS",
+                "cp1252": "Windows-1252",
+            }[name]
+    return "an unknown encoding"
+
+
+_QUESTION = re.compile(r"^Q\s*[:：]\s*(.*)$")
+_BULLET = re.compile(r"^[-*•]\s+(.*)$")
+_NUMBERED = re.compile(r"^(\d{1,4})[.)．、]\s*(\S.*)$")
+_SENTENCE_END = set("。．.！!？?；;）)」』】\"”'’…")

@@ -1,0 +1,206 @@
+"""Give every question a readable ASCII slug that never changes, and keep banks/slugs.lock.
+
+The lock lists every page path (`bank/slug`) the site has ever published and what became of it:
+`live`, `moved:<bank>/<slug>` (redirected) or `removed` (a page says so and links to the bank).
+A question keeps its slug while its wording is edited, reordered or moved to another bank; only a
+question that is new (or rewritten beyond recognition) gets a new slug.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Problems
+from .model import Question
+
+MAX_WORDS = 6
+"""Slug words kept; enough to read what the page is about, short enough to share."""
+SIMILAR = 0.5
+"""Two question texts at least this similar (difflib ratio) are the same question, edited."""
+
+
+@dataclass(frozen=True)
+class LockEntry:
+    """One published page path and what became of it."""
+
+    bank: str
+    """Bank id."""
+    slug: str
+    """Question slug."""
+    state: str
+    """`live`, `removed` or `moved:<bank>/<slug>`."""
+    text: str
+    """The question (Chinese) when last published; used to recognise it again."""
+    line: int = 0
+    """Line in the lock file."""
+
+    @property
+    def path(self) -> str:
+        return f"{self.bank}/{self.slug}"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A question to place: where it is now and what it says."""
+
+    bank: str
+    """Bank id it is in now."""
+    zh: Question
+    """The Chinese question."""
+    en: Question | None
+    """Its English translation, when there is one (slugs read best in English)."""
+
+
+def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
+    """Read the lock; a missing file is an empty lock, a malformed line an error with its line."""
+    if not path.exists():
+        return []
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or "/" not in parts[0]:
+            problems.error(path, number, "malformed lock line: expected `bank/slug<TAB>state<TAB>question`", line)
+            continue
+        bank, slug = parts[0].split("/", 1)
+        state = parts[1]
+        if not (_SAFE.fullmatch(bank) and _SAFE.fullmatch(slug)) or not (
+            state in ("live", "removed") or (state.startswith("moved:") and _MOVED.fullmatch(state[6:]))
+        ):
+            problems.error(path, number, f"malformed lock line: bad path or state {state!r}", line)
+            continue
+        entries.append(LockEntry(bank, slug, state, parts[2], number))
+    return entries
+
+
+def assign_slugs(candidates: list[Candidate], lock: list[LockEntry]) -> tuple[list[str], list[LockEntry]]:
+    """Slugs for `candidates` (in order) and the new lock. Pure: same input, same output."""
+    by_path = {e.path: e for e in lock}
+    taken = {e.slug for e in lock}
+    result: list[str | None] = [None] * len(candidates)
+    claimed: set[str] = set()  # lock paths already matched to a candidate
+    used: set[str] = set()  # slugs already given to a candidate
+
+    def claim(i: int, entry: LockEntry) -> None:
+        result[i] = entry.slug
+        claimed.add(entry.path)
+
+    # 1. Same text, same bank; 2. same text, another bank (banks merged or split).
+    for same_bank in (True, False):
+        index: dict[str, list[LockEntry]] = {}
+        for e in lock:
+            if e.path not in claimed and not e.state.startswith("moved:"):
+                index.setdefault(_key(e.text), []).append(e)
+        for i, cand in enumerate(candidates):
+            if result[i] is not None:
+                continue
+            for e in index.get(_key(cand.zh.text), []):
+                if e.path not in claimed and (e.bank == cand.bank) == same_bank and e.slug not in used:
+                    claim(i, e)
+                    used.add(e.slug)
+                    break
+    # 3. Edited wording: pair the rest with unclaimed live questions of the same bank by similarity.
+    open_live = [e for e in lock if e.state == "live" and e.path not in claimed]
+    pairs = []
+    for i, cand in enumerate(candidates):
+        if result[i] is not None:
+            continue
+        for e in open_live:
+            if e.bank == cand.bank:
+                ratio = difflib.SequenceMatcher(None, _key(cand.zh.text), _key(e.text)).ratio()
+                if ratio >= SIMILAR:
+                    pairs.append((-ratio, i, e.path))
+    for _, i, p in sorted(pairs):
+        if result[i] is None and p not in claimed and by_path[p].slug not in used:
+            claim(i, by_path[p])
+            used.add(by_path[p].slug)
+    # 4. New questions get a fresh slug no path has ever used.
+    for i, cand in enumerate(candidates):
+        if result[i] is None:
+            base = make_slug(cand.en.text if cand.en else cand.zh.text) or f"q-{cand.bank}-{cand.zh.index + 1}"
+            slug, n = base, 2
+            while slug in taken:
+                slug, n = f"{base}-{n}", n + 1
+            taken.add(slug)
+            result[i] = slug
+    slugs = [s for s in result if s is not None]
+    return slugs, _new_lock(candidates, slugs, lock)
+
+
+def make_slug(text: str) -> str:
+    """ASCII words of a question, stop words dropped: English as is, Chinese as pinyin."""
+    words: list[str] = []
+    text = unicodedata.normalize("NFKC", text)
+    first = re.split(r"[?？]", text, maxsplit=1)[0]  # "What is X? When is it Y?" -> about X
+    for run in _RUNS.findall(first if first.strip() else text):
+        if _HAN.match(run):
+            words.extend(_pinyin(run))
+        else:
+            ascii_run = unicodedata.normalize("NFKD", run).encode("ascii", "ignore").decode().lower()
+            ascii_run = re.sub(r"(?<=[a-z])'(?=[a-z])", "", ascii_run)  # can't -> cant
+            words.extend(w for w in re.split(r"[^a-z0-9]+", ascii_run) if w and w not in _STOP)
+    slug = "-".join(words[:MAX_WORDS])
+    return slug[:60].strip("-")
+
+
+def write_lock(path: Path, entries: list[LockEntry]) -> str:
+    """The lock file's text (sorted, so a change shows as a small diff in review)."""
+    lines = [
+        "# Every question page this site has published, and what became of it. Written by the build:",
+        "# commit it with the bank change. 本站发布过的每个问题页面及其去向，由构建自动维护，请随题库改动一起提交。",
+        "# bank/slug<TAB>live | removed | moved:<bank>/<slug><TAB>question",
+    ]
+    for e in sorted(entries, key=lambda e: e.path):
+        lines.append(f"{e.path}\t{e.state}\t{_one_line(e.text)}")
+    return "\n".join(lines) + "\n"
+
+
+def _new_lock(candidates: list[Candidate], slugs: list[str], lock: list[LockEntry]) -> list[LockEntry]:
+    live = {f"{c.bank}/{s}": c for c, s in zip(candidates, slugs, strict=False)}
+    where = {s: f"{c.bank}/{s}" for c, s in zip(candidates, slugs, strict=False)}
+    out = [LockEntry(c.bank, s, "live", _one_line(c.zh.text)) for c, s in zip(candidates, slugs, strict=False)]
+    for e in lock:
+        if e.path in live:
+            continue
+        if e.slug in where:  # the same question now lives in another bank
+            out.append(LockEntry(e.bank, e.slug, f"moved:{where[e.slug]}", e.text))
+        elif e.state.startswith("moved:"):
+            target = e.state[6:]
+            final = where.get(target.split("/", 1)[1]) if target not in live else target
+            out.append(LockEntry(e.bank, e.slug, f"moved:{final}" if final else "removed", e.text))
+        else:
+            out.append(LockEntry(e.bank, e.slug, "removed", e.text))
+    return out
+
+
+def _key(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"[\s?？。.!！]+", "", folded)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _pinyin(run: str) -> list[str]:
+    from pypinyin import lazy_pinyin  # imported only when a question has no English
+
+    return [p for p in lazy_pinyin(run) if p.isascii() and p.isalnum()]
+
+
+_RUNS = re.compile(r"[\u3400-\u9fff]+|[^\u3400-\u9fff]+")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_SAFE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_MOVED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*")
+_STOP = frozenset(
+    "a an the and or of in on at to for with by from as is are was were be been do does did how what "
+    "which why when where who whom whose there their this that these those it its you your we our can "
+    "could should would will shall may might must has have had than then so if not no vs versus into "
+    "about each cant dont doesnt isnt arent wont given provide provides required needed need using incurs "
+    "view many much some any respectively between watch out mixed".split()
+)

@@ -1,0 +1,132 @@
+"""The only module that writes generated files: safe paths, whole-tree swaps, unchanged files untouched."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import fcntl
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class UnsafePath(ValueError):
+    """A generated path that could escape the output folder or is not a plain relative name."""
+
+
+def check_path(rel: str) -> str:
+    """Refuse any generated path that is absolute, climbs out, or uses characters outside a safe set."""
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts) or not _SAFE.fullmatch(rel):
+        raise UnsafePath(f"refusing to write unsafe path {rel!r}")
+    return rel
+
+
+def write_tree_swap(dest: Path, files: dict[str, str]) -> None:
+    """Write `files` as the complete new content of `dest`, swapped in at once.
+
+    The new tree is written beside `dest`, files whose content is unchanged keep their old
+    modification time (so `mkdocs serve --dirty` rebuilds only what changed), then the two folders
+    are exchanged atomically: a build killed at any moment leaves either the old or the new tree.
+    """
+    for rel in files:
+        check_path(rel)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = dest.parent / f".{dest.name}.new-{os.getpid()}"
+    if staging.exists():
+        shutil.rmtree(staging)
+    for rel, text in sorted(files.items()):
+        target = staging / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode("utf-8")
+        target.write_bytes(data)
+        old = dest / rel
+        if old.is_file() and not old.is_symlink() and _same(old, data):
+            st = old.stat()
+            os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    swap_dirs(staging, dest)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def write_tree_in_place(dest: Path, files: dict[str, str]) -> list[str]:
+    """Update `dest` file by file (each atomically), deleting files no longer generated.
+
+    Used by `mkdocs serve`, whose watcher follows the folder itself and would lose track of a
+    swapped one. Returns the paths written.
+    """
+    for rel in files:
+        check_path(rel)
+    written = []
+    for rel, text in sorted(files.items()):
+        target = dest / rel
+        data = text.encode("utf-8")
+        if target.is_file() and _same(target, data):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        written.append(rel)
+    if dest.exists():
+        for path in sorted(dest.rglob("*"), reverse=True):
+            rel = path.relative_to(dest).as_posix()
+            if path.is_file() and rel not in files:
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    return written
+
+
+def swap_dirs(new: Path, dest: Path) -> None:
+    """Make `new` appear at `dest` in one step; the old `dest` ends up at `new`."""
+    if not dest.exists():
+        os.rename(new, dest)
+        return
+    if _renameat2 is not None:
+        rc = _renameat2(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(dest), _RENAME_EXCHANGE)
+        if rc == 0:
+            return
+    # No atomic exchange here (not Linux, or a file system without it): two renames, old one kept.
+    old = new.with_name(new.name + ".old")
+    os.rename(dest, old)
+    os.rename(new, dest)
+    os.rename(old, new)
+
+
+@contextmanager
+def build_lock(path: Path) -> Iterator[None]:
+    """Serialise builds that share an output folder (two `make site` at once wait for each other)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _same(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _load_renameat2():  # type: ignore[no-untyped-def]
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_renameat2 = _load_renameat2()
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_SAFE = re.compile(r"[A-Za-z0-9._/-]+")

@@ -1,0 +1,106 @@
+"""Load a small YAML data file keeping the line of every value, so errors can say FILE:LINE and field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problems
+
+
+@dataclass(frozen=True)
+class Located:
+    """A YAML value with the line it starts on."""
+
+    value: Any
+    """A str, int, float, bool, None, list of Located, or dict of str to Located."""
+    line: int
+    """1-based line."""
+
+
+def load_yaml(path: Path, problems: Problems) -> Located | None:
+    """Parse `path` with PyYAML's safe composer; syntax errors become FILE:LINE problems."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
+        return None
+    except UnicodeDecodeError as exc:
+        problems.error(path, 0, f"file is not UTF-8 (offset {exc.start}): re-save it as UTF-8")
+        return None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 0
+        problems.error(path, line, f"invalid YAML: {exc.problem or exc.context}")
+        return None
+    except yaml.YAMLError as exc:
+        problems.error(path, 0, f"invalid YAML: {exc}")
+        return None
+    if node is None:
+        problems.error(path, 1, "file is empty")
+        return None
+    return _convert(node, path, problems)
+
+
+def check_fields(
+    item: Located, allowed: dict[str, type], required: set[str], path: Path, what: str, problems: Problems
+) -> dict[str, Located] | None:
+    """Validate a mapping against an allow list of fields and their types; report every mismatch.
+
+    Types: `str` a non-empty string, `list` a list of non-empty strings, `tuple` a list of mappings.
+    """
+    if not isinstance(item.value, dict):
+        problems.error(path, item.line, f"{what} must be a mapping of fields ({', '.join(allowed)})")
+        return None
+    fields: dict[str, Located] = item.value
+    ok = True
+    for key, val in fields.items():
+        if key not in allowed:
+            problems.error(path, val.line, f"{what}: unknown field `{key}` (allowed: {', '.join(allowed)})")
+            ok = False
+        elif not _is(val.value, allowed[key]):
+            problems.error(path, val.line, f"{what}: field `{key}` must be {_describe(allowed[key])}")
+            ok = False
+    for key in sorted(required - fields.keys()):
+        problems.error(path, item.line, f"{what}: missing field `{key}`")
+        ok = False
+    return fields if ok else None
+
+
+def _is(value: Any, kind: type) -> bool:
+    if kind is str:
+        return isinstance(value, str) and bool(value.strip())
+    if kind is tuple:  # a list of mappings, each checked by the caller
+        return isinstance(value, list)
+    if kind is list:
+        return isinstance(value, list) and all(isinstance(v.value, str) and v.value.strip() for v in value)
+    return isinstance(value, kind)
+
+
+def _describe(kind: type) -> str:
+    return {str: "a non-empty string", list: "a list of non-empty strings", tuple: "a list"}.get(kind, kind.__name__)
+
+
+def _convert(node: yaml.Node, path: Path, problems: Problems) -> Located:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Located] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, str):
+                problems.error(path, key_node.start_mark.line + 1, "keys must be plain strings")
+                continue
+            if key in out:
+                problems.error(path, key_node.start_mark.line + 1, f"field `{key}` given twice")
+            out[key] = _convert(value_node, path, problems)
+        return Located(out, line)
+    if isinstance(node, yaml.SequenceNode):
+        return Located([_convert(n, path, problems) for n in node.value], line)
+    # Scalars: let the safe constructor decide int/bool/str, without building any object.
+    value = yaml.SafeLoader(" ").construct_object(node)  # type: ignore[no-untyped-call]
+    return Located(value, line)

@@ -1,0 +1,62 @@
+"""Parser fixtures: each tests/fixtures/parse/NAME.txt has NAME.expected, a readable dump of its blocks.
+
+Run with UPDATE_GOLDEN=1 to rewrite the .expected files after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from studysite.errors import Problems
+from studysite.model import LeadIn, ListBlock, Paragraph
+from studysite.parse import parse_bank
+from tests.sitekit import ROOT
+
+FIXTURES = Path(__file__).parent / "fixtures" / "parse"
+
+
+def dump(path: Path) -> str:
+    problems = Problems()
+    bank = parse_bank(path, "x", "zh", problems)
+    assert not problems.errors, problems.errors
+    assert bank is not None
+    out = [f"TITLE@{bank.title_line} {bank.title}"]
+    for q in bank.questions:
+        out.append(f"Q@{q.line} {q.text}")
+        for b in q.blocks:
+            if isinstance(b, Paragraph):
+                out.append(f"  P@{b.line} {b.text}")
+            elif isinstance(b, LeadIn):
+                out.append(f"  L@{b.line} {b.text}")
+            elif isinstance(b, ListBlock):
+                out.append(f"  {'OL' if b.ordered else 'UL'} start={b.start}")
+                out += [f"    I@{','.join(map(str, i.lines))} {i.text}" for i in b.items]
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.txt")))
+def test_parse_fixture(name: str) -> None:
+    got = dump(FIXTURES / f"{name}.txt")
+    expected_file = FIXTURES / f"{name}.expected"
+    if os.environ.get("UPDATE_GOLDEN") or not expected_file.exists():
+        expected_file.write_text(got, encoding="utf-8")
+    assert got == expected_file.read_text(encoding="utf-8")
+
+
+def test_seed_bank_shape() -> None:
+    """The user's bank: 14 questions; the wrapped item of the last question is one item on two lines."""
+    problems = Problems()
+    bank = parse_bank(ROOT / "banks" / "ai-infra-3.txt", "ai-infra-3", "zh", problems)
+    assert bank is not None and not problems.errors
+    assert bank.title == "AI Infra 综合面经题库 (3)"
+    assert len(bank.questions) == 14
+    last = bank.questions[-1].blocks[-1]
+    assert isinstance(last, ListBlock)
+    item = last.items[-1]
+    assert item.text == "异步屏障：用cp.async.bulk和mbarrier替代传统同步方式。"
+    assert item.lines == (86, 87)
+    lead = bank.questions[1].blocks[0]
+    assert isinstance(lead, LeadIn) and lead.text == "Prefill优化（计算密集型）："
