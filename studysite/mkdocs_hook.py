@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads hooks by file path
     sys.path.insert(0, str(ROOT))
 
+import studysite  # noqa: E402
 from studysite import site_finish  # noqa: E402
 from studysite.build import generate  # noqa: E402
 from studysite.errors import BuildError  # noqa: E402
@@ -26,11 +27,16 @@ from studysite.errors import BuildError  # noqa: E402
 BANKS = Path(os.environ.get("STUDYSITE_BANKS", ROOT / "banks"))
 """The banks folder; tests point it elsewhere."""
 log = logging.getLogger("mkdocs.hooks.studysite")
-_state: dict[str, Any] = {"command": "build", "dirty": False, "watcher": None}
+# mkdocs executes this file afresh for every config it loads (each `serve` rebuild, the nested
+# English build), so state that must outlive one build lives on the imported package instead.
+_state: dict[str, Any] = studysite.__dict__.setdefault(
+    "_hook_state", {"command": None, "dirty": False, "watcher": None}
+)
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _state["command"], _state["dirty"] = command, dirty
+    if _state["command"] is None:  # first call wins: the nested English build calls it again
+        _state["command"], _state["dirty"] = command, dirty
 
 
 def on_config(config: Any) -> Any:

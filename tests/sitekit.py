@@ -53,8 +53,8 @@ def build_pages(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProc
     )
 
 
-def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: bool = True) -> Path:
-    """Build the full bilingual site from `banks` in `work` (configs copied there); returns the site folder."""
+def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dict[str, str]:
+    """Copy the site configs into `work` (pointing at this checkout's hook and theme); returns the env to run in."""
     (work / "docs").mkdir(parents=True, exist_ok=True)  # as in a fresh clone
     for name in ("mkdocs.yml", "mkdocs.en.yml"):
         text = (ROOT / name).read_text(encoding="utf-8")
@@ -65,6 +65,12 @@ def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: 
     env = dict(os.environ, STUDYSITE_BANKS=str(banks), NO_MKDOCS_2_WARNING="1")
     if site_url:
         env["SITE_URL"] = site_url
+    return env
+
+
+def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: bool = True) -> Path:
+    """Build the full bilingual site from `banks` in `work` (configs copied there); returns the site folder."""
+    env = prepare_work(banks, work, site_url=site_url)
     cmd = [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(work / "mkdocs.yml")]
     if strict:
         cmd.append("--strict")

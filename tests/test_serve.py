@@ -1,0 +1,62 @@
+"""`mkdocs serve` regenerates the pages when a bank changes, and serves both languages."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.sitekit import copy_banks, prepare_work
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return str(response.read().decode("utf-8"))
+    except OSError:
+        return ""
+
+
+def _wait_for(url: str, text: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in _get(url):
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    env = prepare_work(banks, tmp_path)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        page = f"http://127.0.0.1:{port}/ai-infra-3/two-batch-overlap/"
+        assert _wait_for(page, "Two-batch overlap", 90), "mkdocs serve did not come up"
+        assert "two-batch overlap" in _get(f"http://127.0.0.1:{port}/en/ai-infra-3/two-batch-overlap/")
+        bank = banks / "ai-infra-3.txt"
+        bank.write_text(
+            bank.read_text(encoding="utf-8").replace("通信量很小，通信本身不是瓶颈。", "通信量极小（已修改）。"),
+            encoding="utf-8",
+        )
+        assert _wait_for(page, "通信量极小（已修改）。", 60), "page not regenerated after the bank changed"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
