@@ -27,7 +27,7 @@ search-eval: .venv/.dev node_modules/.dev system-deps ## search ranking on a syn
 bench: .venv/.dev node_modules/.dev system-deps      ## the performance benchmark (not part of make test)
 	$(PY) scripts/bench.py
 
-pdf: site                                            ## PDF editions of every bank (needs chromium)
+pdf: site .venv/.dev                                 ## PDF editions of every bank (needs chromium, fonts-noto-cjk)
 	$(PY) scripts/build_pdf.py
 
 system-deps:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages the browser tests need are present: chromium (driven by Playwright),
-# its driver, CJK fonts (without them Chinese renders as boxes) and Java (Nu HTML checker).
+# its driver, CJK fonts (without them Chinese renders as boxes), Java (Nu HTML checker) and
+# poppler-utils (pdfinfo/pdftoppm: the PDF edition's tests).
 # Installs them with apt when running as root; otherwise prints the exact command and fails.
 set -euo pipefail
 need=()
@@ -8,6 +9,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
 command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && apt-get install -y --no-install-recommends ${need[*]}"
 if [ "$(id -u)" = 0 ]; then

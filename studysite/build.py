@@ -9,7 +9,21 @@ from pathlib import Path
 
 from . import links, slugs
 from .errors import Problems
-from .model import LANGS, Bank, BankInfo, Entry, LeadIn, ListBlock, Paragraph, Question, Site, Tag, Tombstone
+from .glossary import load_glossary, warn_unused
+from .model import (
+    LANGS,
+    Bank,
+    BankInfo,
+    Entry,
+    GlossaryTerm,
+    LeadIn,
+    ListBlock,
+    Paragraph,
+    Question,
+    Site,
+    Tag,
+    Tombstone,
+)
 from .parse import parse_bank
 from .render import render_site
 from .taxonomy import assign_tags, load_taxonomy
@@ -17,6 +31,7 @@ from .write import build_lock, write_tree_in_place, write_tree_swap
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
 TAXONOMY = "taxonomy.yml"
+GLOSSARY = "glossary.yml"
 LOCK = "slugs.lock"
 RESERVED_IDS = frozenset(
     {
@@ -50,6 +65,8 @@ class Sources:
     """The taxonomy."""
     lock: tuple[slugs.LockEntry, ...]
     """Published paths so far."""
+    glossary: tuple[GlossaryTerm, ...] = ()
+    """The term base (empty without a glossary file)."""
 
 
 @dataclass
@@ -61,18 +78,29 @@ class Result:
     lock_text: str
     warnings: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    sources: Sources | None = None
+    """What the site was built from (verify.py reads the bank files again through it)."""
 
 
 def generate(
-    banks_dir: Path, docs_dir: Path, *, strict: bool = False, in_place: bool = False, update_lock: bool = True
+    banks_dir: Path,
+    docs_dir: Path,
+    *,
+    strict: bool = False,
+    in_place: bool = False,
+    update_lock: bool = True,
+    repo_url: str = "",
 ) -> Result:
-    """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input."""
+    """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input.
+
+    `repo_url` (the site's GitHub repository) adds "report an error" and "edit the source" links.
+    """
     problems = Problems()
     sources = load_sources(banks_dir, problems)
     problems.raise_if_any(strict=strict)
     site, lock_text = build_site_model(sources)
-    files = render_files(site)
-    result = Result(site, files, lock_text, [str(w) for w in problems.warnings])
+    files = render_files(site, repo_url)
+    result = Result(site, files, lock_text, [str(w) for w in problems.warnings], sources=sources)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
         if in_place:
             result.written = write_tree_in_place(docs_dir, files)
@@ -144,7 +172,18 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
             )
         pairs.append((bank, translation))
     lock = slugs.read_lock(banks_dir / LOCK, problems)
-    return Sources(tuple(pairs), tags, tuple(lock))
+    first: dict[str, int] = {}
+    for e in lock:  # a hand-edited or badly merged lock must not publish over the site's own pages
+        if e.bank in RESERVED_IDS:
+            problems.error(banks_dir / LOCK, e.line, f"`{e.bank}` is reserved for the site's own pages", e.path)
+        elif e.path in first:
+            problems.error(banks_dir / LOCK, e.line, f"path listed twice (first at line {first[e.path]})", e.path)
+        first.setdefault(e.path, e.line)
+    glossary: tuple[GlossaryTerm, ...] = ()
+    if (banks_dir / GLOSSARY).exists():  # optional: a banks folder without one builds without tooltips
+        glossary = load_glossary(banks_dir / GLOSSARY, problems)
+        warn_unused(glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems)
+    return Sources(tuple(pairs), tags, tuple(lock), glossary)
 
 
 def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
@@ -159,7 +198,7 @@ def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
         )
     for qz, qe in zip(zh.questions, en.questions, strict=False):
         shape_z, shape_e = _shape(qz), _shape(qe)
-        if shape_z == shape_e:
+        if [kind for kind, _ in shape_z] == [kind for kind, _ in shape_e]:  # lines may differ (blank lines)
             continue
         k = next(
             (i for i, (a, b) in enumerate(zip(shape_z, shape_e, strict=False)) if a[0] != b[0]),
@@ -201,7 +240,7 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
                 content_hash=content_hash(cand.zh),
             )
         )
-        terms[slug] = links.question_terms(both)
+        terms[slug] = links.question_terms(cand.zh)
     related = links.related_questions(entries, terms)
     entries = [_with_related(e, related[e.slug]) for e in entries]
     banks = tuple(
@@ -214,34 +253,51 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         )
         for bank, tr in sources.banks
     )
-    known_banks = {b.id for b in banks}
+    # Every path ever published keeps a page, also when its whole bank was merged away or deleted.
     tombstones = tuple(
         Tombstone(e.slug, e.bank, e.state[6:] if e.state.startswith("moved:") else None, e.text)
         for e in sorted(new_lock, key=lambda e: e.path)
-        if e.state != "live" and e.bank in known_banks
+        if e.state != "live"
     )
     site = Site(
         banks=banks,
         entries={e.slug: e for e in entries},
         tags=sources.tags,
-        glossary=(),
+        glossary=sources.glossary,
         tombstones=tombstones,
         inline_links={lang: links.inline_links(entries, lang) for lang in LANGS},
     )
     return site, slugs.write_lock(Path(), new_lock)
 
 
-def render_files(site: Site) -> dict[str, str]:
+def render_files(site: Site, repo_url: str = "") -> dict[str, str]:
     """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
 
     docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
     the generator writes that file too, so swapping in a new tree keeps it.
     """
     files = {".gitignore": DOCS_GITIGNORE}
+    urls: dict[str, str] = {}
     for lang in LANGS:
         prefix = "" if lang == "zh" else f"{lang}/"
-        files.update({prefix + page.path: page.text for page in render_site(site, lang)})
+        for page in render_site(site, lang, repo_url):
+            path = prefix + page.path
+            url = _url_of(path)
+            if url in urls or path in files:  # a silent overwrite would lose a page
+                raise ValueError(f"two generated pages would be served at /{url}: {urls.get(url, path)} and {path}")
+            urls[url] = path
+            files[path] = page.text
     return files
+
+
+def _url_of(path: str) -> str:
+    """The URL a docs file is served at (directory URLs): `a/b.md` and `a/b/index.html` are both /a/b/."""
+    for suffix in ("/index.md", "/index.html"):
+        if path.endswith(suffix):
+            return path[: -len(suffix)] + "/"
+    if path in ("index.md", "index.html"):
+        return ""
+    return path[:-3] + "/" if path.endswith(".md") else path
 
 
 def content_hash(q: Question) -> str:

@@ -23,6 +23,7 @@ import studysite  # noqa: E402
 from studysite import site_finish  # noqa: E402
 from studysite.build import generate  # noqa: E402
 from studysite.errors import BuildError  # noqa: E402
+from studysite.siteconfig import check_qa  # noqa: E402
 
 BANKS = Path(os.environ.get("STUDYSITE_BANKS", ROOT / "banks"))
 """The banks folder; tests point it elsewhere."""
@@ -30,21 +31,43 @@ log = logging.getLogger("mkdocs.hooks.studysite")
 # mkdocs executes this file afresh for every config it loads (each `serve` rebuild, the nested
 # English build), so state that must outlive one build lives on the imported package instead.
 _state: dict[str, Any] = studysite.__dict__.setdefault(
-    "_hook_state", {"command": None, "dirty": False, "watcher": None}
+    "_hook_state", {"command": None, "dirty": False, "watcher": None, "generated": None}
 )
 
 
 def on_startup(command: str, dirty: bool) -> None:
     if _state["command"] is None:  # first call wins: the nested English build calls it again
         _state["command"], _state["dirty"] = command, dirty
+        if command == "serve" and dirty:
+            # `mkdocs serve --dirty` (fast rebuilds) warns on every build that dirty builds can leave
+            # stale navigation; with `strict: true` that warning would abort every build.
+            logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarningFilter())
+
+
+class _DirtyWarningFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
 
 
 def on_config(config: Any) -> Any:
+    problems = check_qa(config.extra.get("qa"), config.config_file_path)
+    if problems:
+        for problem in problems:
+            log.error(str(problem))
+        raise SystemExit(f"{len(problems)} problem(s) in the site configuration")
     qa = config.extra["qa"]
     lang = qa["lang"]
     docs_root = Path(config.docs_dir)
-    if lang == "zh":
-        _generate(docs_root, in_place=_state["command"] == "serve")
+    # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
+    if lang == "zh" and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
+        _state["repo_url"] = qa.get("repo_url") or ""  # "report an error" / "edit" links on question pages
+        serving = _state["command"] == "serve"
+        inputs = (str(docs_root), _state["repo_url"], _inputs_fingerprint())
+        # Under `mkdocs serve` the bank watcher has usually just regenerated docs/ (that is what
+        # triggered this rebuild): generating again from the same inputs would only cost time.
+        if not (serving and _state["generated"] is not None and _state.get("inputs") == inputs):
+            _generate(docs_root, in_place=serving)
+            _state["inputs"] = inputs
         if _state["command"] == "serve" and _state["watcher"] is None:
             _state["watcher"] = _watch_banks(docs_root)
     nav_file = Path(config.docs_dir) / ".nav.json"
@@ -61,18 +84,62 @@ def on_post_build(config: Any) -> None:
     if config.extra["qa"]["lang"] != "zh":
         return
     site_finish.build_english(config, dirty=_state["dirty"])
-    site_finish.finish_site(Path(config.site_dir), config)
+    args = (Path(config.site_dir), config, _state.get("generated"))
+    if _state["command"] == "serve" and _state.get("finished_once"):
+        # A `mkdocs serve` rebuild: MkDocs holds every request until this hook returns, and the
+        # site-wide steps (check, downloads, Pagefind, sitemap, offline files) take seconds at a few
+        # hundred questions, so they run in the background and the edited page is served at once.
+        _finish_in_background(args)
+    else:
+        site_finish.finish_site(*args)
+        _state["finished_once"] = True
+
+
+def _finish_in_background(args: tuple[Path, Any, Any]) -> None:
+    """Finish the site on a worker thread; saves in quick succession finish once, with the latest build."""
+    guard = _state.setdefault("finish_guard", threading.Lock())
+    with guard:
+        _state["finish_next"] = args
+        if _state.get("finisher") is None:
+            _state["finisher"] = threading.Thread(target=_finisher, name="studysite-finish", daemon=True)
+            _state["finisher"].start()
+
+
+def _finisher() -> None:
+    guard = _state["finish_guard"]
+    while True:
+        with guard:
+            args = _state.pop("finish_next", None)
+            if args is None:
+                _state["finisher"] = None
+                return
+        try:
+            site_finish.finish_site(*args)
+            log.info("studysite: search index, downloads and offline files updated")
+        except BaseException as exc:  # a serve session survives this; the next save retries
+            log.error("studysite: finishing the site failed: %s", exc)
 
 
 def _generate(docs_root: Path, in_place: bool) -> None:
     try:
-        result = generate(BANKS, docs_root, in_place=in_place)
+        result = generate(BANKS, docs_root, in_place=in_place, repo_url=_state.get("repo_url", ""))
     except BuildError as exc:
         for problem in exc.problems:
             log.error(str(problem))
         raise SystemExit(f"{len(exc.problems)} problem(s) in banks/; docs/ left unchanged") from None
+    _state["generated"] = result  # what finish_site checks the built site against
     for warning in result.warnings:
         log.warning(warning)
+
+
+def _inputs_fingerprint() -> tuple[tuple[str, int, int], ...]:
+    """Name, size and modification time of each input file the bank watcher follows."""
+    found = []
+    for path in sorted(BANKS.iterdir()) if BANKS.is_dir() else ():
+        if path.name.endswith((".txt", ".yml")) and not path.name.startswith("."):
+            st = path.stat()
+            found.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(found)
 
 
 def _watch_banks(docs_root: Path) -> Any:
@@ -84,7 +151,9 @@ def _watch_banks(docs_root: Path) -> Any:
 
     def regenerate() -> None:
         try:
-            result = generate(BANKS, docs_root, in_place=True)
+            inputs = (str(docs_root), _state.get("repo_url", ""), _inputs_fingerprint())
+            result = generate(BANKS, docs_root, in_place=True, repo_url=_state.get("repo_url", ""))
+            _state["generated"], _state["inputs"] = result, inputs
             if result.written:
                 log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
         except BuildError as exc:
@@ -95,7 +164,13 @@ def _watch_banks(docs_root: Path) -> Any:
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: Any) -> None:
-            if str(event.src_path).endswith("slugs.lock") or "/." in str(event.src_path):
+            # Only a written, created, renamed or deleted bank/taxonomy file counts. Reading one (as
+            # generate() does) emits opened/closed_no_write events, which would regenerate forever;
+            # an editor that saves by renaming a hidden temp file over the bank names it in dest_path.
+            if event.is_directory or event.event_type not in ("created", "modified", "moved", "deleted", "closed"):
+                return
+            paths = (str(event.src_path), str(getattr(event, "dest_path", "") or ""))
+            if not any(p.endswith((".txt", ".yml")) and "/." not in p for p in paths):
                 return
             for t in timer:
                 t.cancel()

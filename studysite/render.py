@@ -10,11 +10,18 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlencode
 
+from . import downloads
+from .downloads import site_root
+from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
-from .model import Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from .model import BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
 
@@ -29,21 +36,35 @@ class Page:
     """File contents."""
 
 
-def render_site(site: Site, lang: Lang) -> Iterator[Page]:
-    """Every generated page of one language."""
+def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
+    """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
+    and "edit the source" links to question pages."""
     yield Page("index.md", home_page(site, lang))
-    yield Page("tags.md", tags_page(lang))
+    yield Page("tags.md", tags_page(lang, site))
     for bank in site.banks:
         yield Page(f"{bank.id}/index.md", bank_page(site, bank.id, lang))
         for slug in bank.slugs:
-            yield Page(site.entries[slug].path, question_page(site, site.entries[slug], lang))
+            yield Page(site.entries[slug].path, question_page(site, site.entries[slug], lang, repo_url))
+    from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
+    from .print_edition import print_pages
+
+    yield from print_pages(site, lang)
+    if site.glossary:
+        yield Page(GLOSSARY_PATH, glossary_page(site, lang))
     for stone in site.tombstones:
         if stone.moved_to is None:
             yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
+        else:  # a static page MkDocs copies as is: /<old bank>/<slug>/ -> /<new bank>/<slug>/
+            yield Page(f"{stone.bank_id}/{stone.slug}/index.html", redirect_page(f"../../{stone.moved_to}/", lang))
+    for bank_id, target in _gone_banks(site):
+        yield Page(f"{bank_id}/index.html", redirect_page(target, lang))
+    from .render_study import study_pages  # imported late: render_study builds on this module's Page
+
+    yield from study_pages(site, lang)
     yield Page(".nav.json", nav_json(site, lang))
 
 
-def question_page(site: Site, entry: Entry, lang: Lang) -> str:
+def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> str:
     q = entry.text[lang]
     bank = _bank(site, entry.bank_id)
     tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
@@ -51,7 +72,13 @@ def question_page(site: Site, entry: Entry, lang: Lang) -> str:
         title=q.text,
         description=_description(q),
         tags=tag_names,
-        qa={"slug": entry.slug, "bank": entry.bank_id, "hash": entry.content_hash},
+        qa={
+            "slug": entry.slug,
+            "bank": entry.bank_id,
+            "hash": entry.content_hash,
+            "file": _source_file(bank, lang),
+            "line": q.line,
+        },
     )
     lines += [f"# {md_text(q.text)}", ""]
     if lang == "en" and not entry.translated:
@@ -61,28 +88,47 @@ def question_page(site: Site, entry: Entry, lang: Lang) -> str:
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
     shown_in = "zh" if lang == "en" and not entry.translated else None
-    lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in), ""]
+    terms = (term_finder(site.glossary, text_lang(entry, lang)), lang) if site.glossary else None
+    lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
+    lines += _source_links(site, entry, lang, repo_url)
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
         for slug in entry.related:
             other = site.entries[slug]
             lines.append(f"- [{md_text(other.text[lang].text)}]({_rel(entry, other)})")
         lines.append("")
-    lines += [f"{md_text(t('question.bank', lang))}: [{md_text(bank.titles[lang])}](index.md)", ""]
+    lines += [
+        f"{md_text(t('question.bank', lang) + t('punct.colon', lang))}[{md_text(bank.titles[lang])}](index.md)",
+        "",
+    ]
     lines += _pager(site, entry, lang)
     return "\n".join(lines)
 
 
-def answer_html(q: Question, slug: str, content_hash: str, links: dict[str, str], shown_in: Lang | None) -> str:
+def answer_html(
+    q: Question,
+    slug: str,
+    content_hash: str,
+    links: dict[str, str],
+    shown_in: Lang | None,
+    terms: tuple[TermFinder, Lang] | None = None,
+) -> str:
     """The answer as one raw HTML block: escaped text, real lists, first mentions linked.
 
-    `shown_in` marks text in another language than the page (an untranslated answer).
+    `shown_in` marks text in another language than the page (an untranslated answer). `terms` (a
+    glossary finder for the text's language, and the page's language) marks each glossary term's
+    first use with its translation and definition as a tooltip.
     """
-    annotate = _Annotator(links)
+    annotate = _Annotator(links, terms)
     attrs = f'class="qa-answer" id="qa-answer" data-qa-slug="{slug}" data-qa-hash="{content_hash}"'
     if shown_in:
         attrs += f' lang="{_HTML_LANG[shown_in]}"'
-    out = [f"<div {attrs}>"]
+    return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
+
+
+def answer_blocks_html(q: Question, annotate: Callable[[str], str] = html.escape) -> list[str]:
+    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`."""
+    out = []
     for block in q.blocks:
         if isinstance(block, Paragraph):
             out.append(f"<p>{annotate(block.text)}</p>")
@@ -96,14 +142,16 @@ def answer_html(q: Question, slug: str, content_hash: str, links: dict[str, str]
                 out.append("<ul>")
             out.extend(f"<li>{annotate(item.text)}</li>" for item in block.items)
             out.append("</ol>" if block.ordered else "</ul>")
-    out.append("</div>")
-    return "\n".join(out)
+    return out
 
 
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
     bank = _bank(site, bank_id)
-    lines = _front_matter(title=bank.titles[lang], qa_bank=bank_id)
+    n = len(bank.slugs)
+    description = _clip(f"{bank.titles[lang]} · {t('bank.intro', lang, n=n)}")
+    lines = _front_matter(title=bank.titles[lang], description=description, qa_bank=bank_id)
     lines += [f"# {md_text(bank.titles[lang])}", "", md_text(t("bank.intro", lang, n=len(bank.slugs))), ""]
+    lines += [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank_id}"></div>', ""]
     if lang == "en" and not bank.translated:
         lines += ['<p class="qa-untranslated">' + html.escape(t("question.untranslated", lang)) + "</p>", ""]
     lines.append('<div class="qa-bank-list" markdown>')
@@ -112,18 +160,24 @@ def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
         entry = site.entries[slug]
         lines.append(f"{n}. [{md_text(entry.text[lang].text)}]({slug}.md)")
     lines += ["", "</div>", ""]
+    lines += [f"## {md_text(t('downloads.title', lang))} {{ #downloads }}", ""]
+    lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 1), ""), ""]
     return "\n".join(lines)
 
 
 def home_page(site: Site, lang: Lang) -> str:
-    lines = _front_matter(title=t("home.title", lang), hide=["navigation", "toc"])
+    lines = _front_matter(
+        title=t("home.title", lang), description=_clip(t("home.intro", lang)), hide=["navigation", "toc"]
+    )
     lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
     lines += [md_text(t("home.search", lang)), ""]
     lines += [f"## {md_text(t('home.banks', lang))}", ""]
     for bank in site.banks:
         n = len(bank.slugs)
         count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
-        lines.append(f"- [{md_text(bank.titles[lang])}]({bank.id}/index.md) · {md_text(count)}")
+        lines.append(
+            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
+        )
     lines += ["", f"## {md_text(t('home.tags', lang))}", ""]
     counts = {tag.id: 0 for tag in site.tags}
     for entry in site.entries.values():
@@ -131,40 +185,92 @@ def home_page(site: Site, lang: Lang) -> str:
             counts[tag_id] += 1
     for tag in site.tags:
         if counts[tag.id]:
+            # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
+            # Markdown still runs inside inline HTML, so the name needs md_text (a name like
+            # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
             anchor = "tag:" + tag_anchor(tag.name(lang))
+            n = counts[tag.id]
+            count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
             lines.append(
-                f"- [{md_text(tag.name(lang))}](tags.md#{anchor}) · "
-                f"{md_text(t('home.count.one' if counts[tag.id] == 1 else 'home.count', lang, n=counts[tag.id]))}"
+                f'- <a href="tags/#{html.escape(anchor)}">{md_text(tag.name(lang))}</a> '
+                f'<span class="qa-count">{md_text(count)}</span>'
             )
     lines.append("")
+    lines += _home_takeaway(site, lang)
+    lines += _home_study(lang)
+    lines += _home_offline(lang)
     return "\n".join(lines)
 
 
-def tags_page(lang: Lang) -> str:
-    lines = _front_matter(title=t("tags.title", lang))
+def tags_page(lang: Lang, site: Site | None = None) -> str:
+    lines = _front_matter(title=t("tags.title", lang), description=_clip(t("tags.intro", lang)))
     lines += [
         f"# {md_text(t('tags.title', lang))}",
         "",
         md_text(t("tags.intro", lang)),
         "",
+        '<div class="qa-progress" data-qa-progress="tags"></div>',
+        "",
         "<!-- material/tags -->",
         "",
     ]
+    if site is not None:
+        lines += _tag_downloads(site, lang)
     return "\n".join(lines)
 
 
 def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
-    bank = _bank(site, bank_id)
+    """What a removed question's URL shows: that it was removed, what it said, and the way back."""
+    bank = next((b for b in site.banks if b.id == bank_id), None)
     lines = _front_matter(title=t("removed.title", lang), search={"exclude": True}, robots="noindex")
+    # Pagefind indexes no page whose whole content it is told to ignore.
+    lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
     lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
     lines += [f'<blockquote class="qa-removed" lang="zh-CN"><p>{html.escape(title)}</p></blockquote>', ""]
-    lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
+    if bank is not None:
+        lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
+    else:  # the whole bank is gone
+        lines += [f"{md_text(t('removed.home', lang))} [{md_text(t('nav.home', lang))}](../index.md)", ""]
+    lines += ["</div>", ""]
     return "\n".join(lines)
+
+
+def redirect_page(target: str, lang: Lang) -> str:
+    """A complete HTML page that sends the reader on to `target` (relative), keeping query and anchor.
+
+    Written by hand rather than by mkdocs-redirects, whose page drops the query string and is
+    English only. Without JavaScript the meta refresh still redirects (without query or anchor).
+    """
+    if not _SAFE_URL.fullmatch(target):
+        raise ValueError(f"unsafe redirect target {target!r}")
+    url = html.escape(target)
+    return "\n".join(
+        [
+            "<!doctype html>",
+            f'<html lang="{_HTML_LANG[lang]}">',
+            "<head>",
+            '<meta charset="utf-8">',
+            f"<title>{html.escape(t('redirect.title', lang))}</title>",
+            '<meta name="robots" content="noindex">',
+            f'<link rel="canonical" href="{url}">',
+            f"<script>location.replace({json.dumps(target)} + location.search + location.hash)</script>",
+            f'<meta http-equiv="refresh" content="0; url={url}">',
+            "</head>",
+            '<body data-pagefind-ignore="all">',
+            f'<p>{html.escape(t("redirect.body", lang))} <a href="{url}">{html.escape(t("redirect.link", lang))}</a></p>',
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
 
 
 def nav_json(site: Site, lang: Lang) -> str:
     """The navigation the mkdocs hook installs: home, tags, then one section per bank."""
     nav: list[object] = [{t("nav.home", lang): "index.md"}, {t("nav.tags", lang): "tags.md"}]
+    if site.glossary:
+        nav.append({t("nav.glossary", lang): "glossary.md"})
+    nav.append({t("nav.mock", lang): "study/mock.md"})
     for bank in site.banks:
         children: list[object] = [f"{bank.id}/index.md"]
         children += [{html.escape(site.entries[s].text[lang].text): site.entries[s].path} for s in bank.slugs]
@@ -178,21 +284,28 @@ def md_text(text: str) -> str:
 
 
 def tag_anchor(name: str) -> str:
-    """The anchor Material's tags listing gives a tag (pymdownx.slugs unicode slugify, lower case)."""
+    """The anchor Material's tags listing gives a tag (pymdownx.slugs unicode slugify, lower case).
+
+    Material slugifies the tag as the front matter spells it, which _front_matter HTML-escapes
+    ("Kernels & GPU" -> "kernels-amp-gpu").
+    """
     from pymdownx.slugs import slugify
 
-    return str(slugify(case="lower")(name, "-"))
+    return str(slugify(case="lower")(html.escape(name), "-"))
 
 
 class _Annotator:
-    """Escapes text and turns the first mention of each linked term into a link."""
+    """Escapes text, turns the first mention of each linked term into a link, and marks the first use
+    of each glossary term (outside those links) with its translation and definition as a tooltip."""
 
-    def __init__(self, links: dict[str, str]) -> None:
+    def __init__(self, links: dict[str, str], terms: tuple[TermFinder, Lang] | None = None) -> None:
         self.pending = dict(links)
+        self.terms = terms
+        self.marked: set[str] = set()  # glossary terms already marked on this page
 
     def __call__(self, text: str) -> str:
         if not self.pending:
-            return html.escape(text)
+            return self._glossary(text)
         pattern = re.compile(
             r"(?<![A-Za-z0-9\-])("
             + "|".join(re.escape(k) for k in sorted(self.pending, key=len, reverse=True))
@@ -204,9 +317,28 @@ class _Annotator:
             if term not in self.pending:
                 continue
             href = self.pending.pop(term)
-            out.append(html.escape(text[pos : m.start()]))
+            out.append(self._glossary(text[pos : m.start()]))
             out.append(f'<a class="qa-xref" href="{html.escape(href)}">{html.escape(term)}</a>')
             pos = m.end()
+        out.append(self._glossary(text[pos:]))
+        return "".join(out)
+
+    def _glossary(self, text: str) -> str:
+        if self.terms is None:
+            return html.escape(text)
+        finder, page_lang = self.terms
+        out, pos = [], 0
+        for start, end, term in finder.finditer(text):
+            if term.id in self.marked:
+                continue
+            self.marked.add(term.id)
+            out.append(html.escape(text[pos:start]))
+            # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
+            out.append(
+                f'<abbr class="qa-term" title="{html.escape(tooltip(term, page_lang))}" tabindex="0">'
+                f"{html.escape(text[start:end])}</abbr>"
+            )
+            pos = end
         out.append(html.escape(text[pos:]))
         return "".join(out)
 
@@ -241,6 +373,11 @@ def _rel(source: Entry, target: Entry) -> str:
 
 def _description(q: Question) -> str:
     text = " ".join(" ".join(i.text for i in b.items) if isinstance(b, ListBlock) else b.text for b in q.blocks)
+    return _clip(text)
+
+
+def _clip(text: str) -> str:
+    """A meta description: whitespace-normalised, at most DESCRIPTION_CHARS characters."""
     text = re.sub(r"\s+", " ", text).strip()
     return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
@@ -265,6 +402,116 @@ def _escape_meta(value: object) -> object:
     return value
 
 
+def _gone_banks(site: Site) -> list[tuple[str, str]]:
+    """Banks that published questions once but exist no more, each with where its page now leads:
+    the bank that took most of its questions (banks merged), or the home page."""
+    live = {b.id for b in site.banks}
+    moved: dict[str, Counter[str]] = {}
+    for stone in site.tombstones:
+        if stone.bank_id not in live:
+            counts = moved.setdefault(stone.bank_id, Counter())
+            if stone.moved_to:
+                counts[stone.moved_to.split("/", 1)[0]] += 1
+    out = []
+    for bank_id, counts in sorted(moved.items()):
+        best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append((bank_id, f"../{best[0][0]}/" if best else "../"))
+    return out
+
+
+def _home_takeaway(site: Site, lang: Lang) -> list[str]:
+    """The home page's glossary link and each bank's decks, CSV and print edition."""
+    lines = []
+    if site.glossary:
+        lines += [f"[{md_text(t('home.glossary', lang, n=len(site.glossary)))}](glossary.md)", ""]
+    lines += [f"## {md_text(t('home.downloads', lang))} {{ #downloads }}", ""]
+    for bank in site.banks:
+        lines += [f"### {md_text(bank.titles[lang])}", ""]
+        lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 0), f"{bank.id}/"), ""]
+    return lines
+
+
+def _tag_downloads(site: Site, lang: Lang) -> list[str]:
+    """The tags page's decks: one per tag that has questions (the listing above is Material's)."""
+    counts = {tag.id: 0 for tag in site.tags}
+    for entry in site.entries.values():
+        for tag_id in entry.tags:
+            counts[tag_id] += 1
+    used = [(tag, counts[tag.id]) for tag in site.tags if counts[tag.id]]
+    if not used:
+        return []
+    return [
+        f"## {md_text(t('downloads.tags.title', lang))} {{ #downloads }}",
+        "",
+        downloads.tag_block(used, lang, downloads.site_root(lang, 1)),
+        "",
+    ]
+
+
+def _source_file(bank: BankInfo, lang: Lang) -> str:
+    """The bank file a `lang` page shows, as a path in the repository (untranslated: the Chinese one)."""
+    return "banks/" + Path(bank.source.get(lang, bank.source["zh"])).name
+
+
+def _source_links(site: Site, entry: Entry, lang: Lang, repo_url: str) -> list[str]:
+    """Links to report an error (a new GitHub issue, pre-filled) and to edit the source (the bank file
+    at the question's line); nothing without a repository."""
+    if not repo_url:
+        return []
+    repo = repo_url.rstrip("/").removesuffix(".git")
+    bank = _bank(site, entry.bank_id)
+    q = entry.text[lang]
+    file = _source_file(bank, lang)
+    title = f"[{entry.bank_id}/{entry.slug}] {q.text}"
+    body = t(
+        "question.report.body", lang, question=q.text, bank=bank.titles[lang], slug=entry.slug, file=file, line=q.line
+    )
+    issue = f"{repo}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=quote)
+    edit = f"{repo}/blob/main/{quote(file)}#L{q.line}"
+    label = html.escape(t("question.actions", lang))
+    return [
+        f'<p class="qa-actions" role="group" aria-label="{label}">'
+        f'<a class="qa-actions__report" href="{html.escape(issue)}" target="_blank" rel="noopener">'
+        f"{html.escape(t('question.report', lang))}</a>"
+        f'<a class="qa-actions__edit" href="{html.escape(edit)}" target="_blank" rel="noopener">'
+        f"{html.escape(t('question.edit', lang, line=q.line))}</a></p>",
+        "",
+    ]
+
+
+def _home_study(lang: Lang) -> list[str]:
+    """The home page's study section: what self-testing offers, the progress panel, the mock interview."""
+    return [
+        f"## {md_text(t('home.study', lang))} {{ #study }}",
+        "",
+        md_text(t("home.study.intro", lang)),
+        "",
+        '<div class="qa-progress" data-qa-progress="home"></div>',
+        "",
+        f"{md_text(t('home.mock.about', lang))}",
+        "",
+        f"[{md_text(t('home.mock', lang))}](study/mock.md){{ .md-button .md-button--primary }}",
+        "",
+        '<div class="qa-backup" data-qa-backup></div>',
+        "",
+    ]
+
+
+def _home_offline(lang: Lang) -> list[str]:
+    """The home page's offline section: the browser copy, and the zip (studysite/offline.py builds both)."""
+    zip_link = f'<a href="{site_root(lang, 0)}{ZIP_PATH}" download>{html.escape(t("home.offline.zip", lang))}</a>'
+    about = html.escape(t("home.offline.zip.about", lang, size="{size}")).format(size=ZIP_SIZE_SLOT)
+    return [
+        f"## {md_text(t('home.offline', lang))} {{ #offline }}",
+        "",
+        md_text(t("home.offline.intro", lang)),
+        "",
+        # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
+        f'<p class="qa-download">{zip_link}{about}</p>',
+        "",
+    ]
+
+
 def _bank(site: Site, bank_id: str):  # type: ignore[no-untyped-def]
     return next(b for b in site.banks if b.id == bank_id)
 
@@ -274,4 +521,5 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
 
 
 _HTML_LANG = {"zh": "zh", "en": "en"}
+_SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
 _MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-.!|$~^=&:\"'@%")

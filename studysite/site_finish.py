@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from .i18n import STRINGS
+
 log = logging.getLogger("mkdocs.hooks.studysite")
 ROOT = Path(__file__).resolve().parent.parent
 PAGEFIND = ROOT / "node_modules" / "@pagefind" / "linux-x64" / "bin" / "pagefind_extended"
@@ -30,12 +32,14 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
             "lang": lang["lang"],
             "name": lang["name"],
             "absolute": site_root + lang["root"] + page.url,
-            # relative to this language's site root, for mkdocs' `url` filter
-            "site_path": ("../" if here["root"] else "") + lang["root"] + page.url,
+            # relative to this page: up to this language's root, up to the site root, down again
+            "href": "../" * page.url.count("/") + "../" * here["root"].count("/") + lang["root"] + page.url,
             "current": lang["lang"] == qa["lang"],
         }
         for lang in qa["languages"]
     ]
+    # This language's UI strings (studysite/i18n.py) for theme overrides: {{ qa_t["nav.tags"] }}
+    context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [
         {"name": a["name"], "lang": a["lang"], "link": a["absolute"]} for a in context["qa_alternates"]
@@ -61,10 +65,47 @@ def build_english(config: Any, dirty: bool) -> None:
         en.plugins.on_shutdown()
 
 
-def finish_site(site_dir: Path, config: Any) -> None:
-    """Index both languages with Pagefind and write one sitemap with hreflang for both."""
+def finish_site(site_dir: Path, config: Any, generated: Any = None) -> None:
+    """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
+
+    `generated` is the build.Result the pages came from (None: nothing to check against).
+    """
+    if generated is not None and generated.sources is not None:
+        from mkdocs.exceptions import PluginError
+
+        from .verify import check_built_site
+
+        problems = check_built_site(generated.sources.banks, generated.site, site_dir)
+        for problem in problems:
+            log.error(str(problem))
+        if problems:
+            raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
+    if generated is not None:
+        write_downloads(site_dir, config, generated)
     run_pagefind(site_dir)
     write_sitemap(site_dir, config)
+    # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
+    from .offline import finish_offline
+
+    finish_offline(site_dir, config)
+
+
+def write_downloads(site_dir: Path, config: Any, generated: Any) -> None:
+    """The Anki decks and CSV files of every bank and tag, into <site>/downloads/ (studysite/anki.py)."""
+    from .anki import source_date, write_decks
+
+    banks = generated.sources.banks if generated.sources is not None else ()
+    folders = {Path(b.path).parent for pair in banks for b in pair if b is not None}
+    # every input a note depends on: bank texts, translations, taxonomy (tags), glossary
+    # (not slugs.lock: the build itself rewrites it, so its time is the build's clock)
+    paths = [
+        p
+        for folder in folders
+        for p in folder.iterdir()
+        if p.is_file() and not p.name.startswith(".") and p.name != "slugs.lock"
+    ]
+    written = write_decks(generated.site, site_dir, config.site_url or "", source_date(paths))
+    log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
 
 
 def run_pagefind(site_dir: Path) -> None:
@@ -76,7 +117,14 @@ def run_pagefind(site_dir: Path) -> None:
     if out.exists():
         shutil.rmtree(out)
     proc = subprocess.run(
-        [str(binary), "--site", str(site_dir), "--output-subdir", "pagefind", "--quiet"],
+        [str(binary), "--site", str(site_dir), "--output-subdir", "pagefind", "--quiet"]
+        # The theme's chrome (header with the page title, skip link, back-to-top) is not content:
+        # indexed, it would make removed-question pages (content data-pagefind-ignore) findable.
+        + [arg for sel in (".md-header", ".md-skip", ".md-top") for arg in ("--exclude-selectors", sel)]
+        # Of a question page (data-pagefind-body, overrides/main.html) only the title and the answer
+        # (Pagefind skips <nav>, so the tags too): related questions, bank link and pager would
+        # otherwise match other questions' words.
+        + ["--exclude-selectors", ".qa-search-body > :not(h1):not(.qa-answer)"],
         capture_output=True,
         text=True,
         check=False,
@@ -114,9 +162,13 @@ def write_sitemap(site_dir: Path, config: Any) -> None:
     (site_dir / "sitemap.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for stale in (site_dir / "sitemap.xml.gz", site_dir / "en" / "sitemap.xml", site_dir / "en" / "sitemap.xml.gz"):
         stale.unlink(missing_ok=True)
+    # Crawlers read robots.txt only at a host's root: this one counts on a custom domain or a
+    # USER.github.io site; under /REPO/ it is harmless, and the sitemap is found through it or Search Console.
+    robots = f"User-agent: *\nAllow: /\n\nSitemap: {root}sitemap.xml\n"
+    (site_dir / "robots.txt").write_text(robots, encoding="utf-8")
 
 
 def _is_redirect(index: Path) -> bool:
     with open(index, encoding="utf-8") as handle:
-        head = handle.read(2048)
+        head = handle.read(16384).split("</head>", 1)[0]  # Material's <head> runs past 2 KB
     return 'http-equiv="refresh"' in head or 'name="robots" content="noindex"' in head

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .write import build_lock, swap_dirs
+from .write import build_lock, remove_stale_staging, swap_dirs
 
 
 def main(argv: list[str], root: Path) -> int:
@@ -19,8 +19,8 @@ def main(argv: list[str], root: Path) -> int:
     args = parser.parse_args(argv)
     site = args.site_dir.resolve()
     with build_lock(site.parent / f".{site.name}.lock"):
+        remove_stale_staging(site)  # left by a build that was killed
         staging = site.parent / f".{site.name}.new-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
         cmd = [
             sys.executable,
             "-m",

@@ -21,6 +21,8 @@ MAX_WORDS = 6
 """Slug words kept; enough to read what the page is about, short enough to share."""
 SIMILAR = 0.5
 """Two question texts at least this similar (difflib ratio) are the same question, edited."""
+RESERVED_SLUGS = frozenset({"index", "print"})
+"""Slugs a question can never get: `<bank>/index` and `<bank>/print` are the bank's own pages."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,13 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
     """Read the lock; a missing file is an empty lock, a malformed line an error with its line."""
     if not path.exists():
         return []
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.error(path, 0, f"lock file is not UTF-8 (offset {exc.start}): restore it from git")
+        return []
     entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
@@ -74,6 +81,9 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
         ):
             problems.error(path, number, f"malformed lock line: bad path or state {state!r}", line)
             continue
+        if slug in RESERVED_SLUGS:
+            problems.error(path, number, f"slug `{slug}` is reserved (a page of the bank itself): rename it", line)
+            continue
         entries.append(LockEntry(bank, slug, state, parts[2], number))
     return entries
 
@@ -81,7 +91,7 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
 def assign_slugs(candidates: list[Candidate], lock: list[LockEntry]) -> tuple[list[str], list[LockEntry]]:
     """Slugs for `candidates` (in order) and the new lock. Pure: same input, same output."""
     by_path = {e.path: e for e in lock}
-    taken = {e.slug for e in lock}
+    taken = {e.slug for e in lock} | RESERVED_SLUGS
     result: list[str | None] = [None] * len(candidates)
     claimed: set[str] = set()  # lock paths already matched to a candidate
     used: set[str] = set()  # slugs already given to a candidate

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -63,12 +64,12 @@ def assign_tags(tags: tuple[Tag, ...], questions: list[Question]) -> tuple[str, 
     Each language is scored on its own and the higher score counts, so a translated bank does not
     count every keyword twice.
     """
-    texts = [(q.text.casefold(), _answer_text(q).casefold()) for q in questions]
+    matcher = _matcher(tags)
+    texts = [(matcher.found(q.text.casefold()), matcher.found(_answer_text(q).casefold())) for q in questions]
     scores = []
     for order, tag in enumerate(tags):
         score = max(
-            sum(TITLE_WEIGHT for k in tag.keywords if _contains(title, k))
-            + sum(1 for k in tag.keywords if _contains(body, k))
+            sum(TITLE_WEIGHT for k in tag.keywords if k in title) + sum(1 for k in tag.keywords if k in body)
             for title, body in texts
         )
         scores.append((score, order, tag.id))
@@ -92,5 +93,30 @@ def _contains(text: str, keyword: str) -> bool:
     return keyword in text
 
 
+class _Matcher:
+    """Every keyword of a taxonomy that `_contains` finds in a text, found without a regex per keyword.
+
+    An ASCII keyword made of one run of [a-z0-9] matches exactly when it is one of the text's runs
+    (a set intersection); any other keyword is looked for as a substring first and only then
+    checked with `_contains` itself.
+    """
+
+    def __init__(self, tags: tuple[Tag, ...]) -> None:
+        keywords = {k for tag in tags for k in tag.keywords}
+        self.single = {k for k in keywords if _RUN.fullmatch(k)}
+        self.others = sorted(keywords - self.single)
+
+    def found(self, text: str) -> set[str]:
+        hits = self.single.intersection(_RUN.findall(text))
+        hits.update(k for k in self.others if k in text and _contains(text, k))
+        return hits
+
+
+@functools.lru_cache(maxsize=8)
+def _matcher(tags: tuple[Tag, ...]) -> _Matcher:
+    return _Matcher(tags)
+
+
 _FIELDS = {"id": str, "zh": str, "en": str, "keywords": list}
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_RUN = re.compile(r"[a-z0-9]+")

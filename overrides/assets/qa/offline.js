@@ -1,0 +1,18 @@
+/* Offline reading: register the site's service worker (sw.js at the site root, named by data-qa-sw)
+   once the page has loaded, so precaching never competes with the page itself. Only over http(s):
+   a copy opened from file:// has no service workers. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  if (!script || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  var worker = new URL(script.getAttribute("data-qa-sw"), location.href).href;
+
+  function register() {
+    navigator.serviceWorker.register(worker).catch(function () {
+      /* storage blocked (some private modes): the site still works online */
+    });
+  }
+
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+})();

@@ -1,0 +1,422 @@
+/* Search: Pagefind behind Material's header search box (overrides/partials/search.html), with
+   Material's look and keys. Nothing of the index loads with the page: pagefind.js is imported the
+   first time the reader opens the box, and it picks this page's language index from <html lang>. */
+(function () {
+  "use strict";
+  var box = document.querySelector("[data-qa-search]");
+  var toggle = document.getElementById("__search");
+  if (!box || !toggle) return;
+  var input = box.querySelector(".md-search__input");
+  var meta = box.querySelector(".md-search-result__meta");
+  var list = box.querySelector(".md-search-result__list");
+  var scroller = box.querySelector(".md-search__scrollwrap");
+
+  var STRINGS = {
+    zh: {
+      placeholder: "键入以开始搜索",
+      loading: "正在加载搜索索引…",
+      none: "没有找到相关的题目",
+      one: "找到 1 道相关题目",
+      other: "找到 # 道相关题目",
+      error: "搜索加载失败，请检查网络后重试",
+      file: "搜索需要通过 HTTP 访问本站，直接打开的文件不能搜索",
+    },
+    en: {
+      placeholder: "Type to start searching",
+      loading: "Loading the search index…",
+      none: "No matching questions",
+      one: "1 matching question",
+      other: "# matching questions",
+      error: "Search could not load: check your connection and try again",
+      file: "Search needs the site served over HTTP; it does not work in a file opened directly",
+    },
+  };
+  var lang = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
+  var t = STRINGS[lang] || STRINGS.en;
+  // Pagefind's ranking options (empty: its defaults). Measured with scripts/search_eval.py on 1,000
+  // questions (200 queries): title weight 1 to 20, termFrequency 0.5, pageLength 0.25, termSaturation
+  // 0.8 to 2 and termSimilarity 0.5 moved the right-page-first rate by 0.04 at most without the two
+  // steps below, and not at all with them: phraseFirst and literalFirst are what rank the right page
+  // first. `search_eval.py --ranking JSON` tries other values.
+  var RANKING = {};
+  var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
+  var DEBOUNCE_MS = 60;
+  var EXCERPT_WORDS = 32; // of the answer, under each result's title
+  var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
+
+  var config = JSON.parse(document.getElementById("__config").textContent);
+  var langRoot = new URL(config.base.replace(/\/?$/, "/"), location.href);
+  var bundle = new URL(box.getAttribute("data-qa-pagefind"), langRoot);
+  var siteRoot = new URL("../", bundle); // Pagefind's result URLs are relative to the site root
+
+  var engine = null; // Promise of a Pagefind instance, once the reader opens search
+  var ready = false; // it has loaded
+  var asked = null; // the query being shown (trimmed)
+  var generation = 0; // bumps with every query: late answers to older queries are dropped
+  var pending = []; // results of the shown query not rendered yet
+  var rendering = null; // the batch being rendered (batches append in order, one at a time)
+
+  /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
+     Pagefind's 50 ms polling for a first search that arrives while it loads. */
+  function load() {
+    if (!engine) {
+      engine = import(bundle.href + "pagefind.js")
+        .then(function (pagefind) {
+          var instance = pagefind.createInstance({
+            basePath: bundle.pathname,
+            baseUrl: siteRoot.pathname,
+            ranking: RANKING,
+          });
+          return instance.init().then(function () {
+            ready = true;
+            return instance;
+          });
+        })
+        .catch(function (error) {
+          engine = null; // let the next keystroke try again
+          throw error;
+        });
+    }
+    return engine;
+  }
+
+  function open() {
+    if (!toggle.checked) toggle.click(); // a click, as Material does: its listeners see the change
+  }
+
+  function close() {
+    if (toggle.checked) toggle.click();
+    input.blur();
+  }
+
+  function status(text) {
+    meta.textContent = text;
+  }
+
+  function count(n) {
+    return n === 1 ? t.one : t.other.replace("#", String(n));
+  }
+
+  function query() {
+    var q = input.value.trim();
+    if (q === asked) return;
+    asked = q;
+    var mine = ++generation;
+    if (!q) {
+      pending = [];
+      list.textContent = "";
+      status(t.placeholder);
+      return;
+    }
+    if (location.protocol === "file:") return status(t.file);
+    var cold = !ready; // typed while Pagefind loads: search as soon as it is there
+    if (cold) status(t.loading);
+    load()
+      .then(function (pagefind) {
+        var search = cold ? pagefind.search(q) : pagefind.debouncedSearch(q, {}, DEBOUNCE_MS);
+        return search.then(function (found) {
+          if (!found || mine !== generation || /^\s*".+"\s*$/.test(q)) return found && found.results;
+          return pagefind.search('"' + q.replace(/"/g, "") + '"').then(function (exact) {
+            var ranked = phraseFirst(found.results, exact.results);
+            return literalFirst(ranked, exact.results.length, q);
+          });
+        });
+      })
+      .then(function (results) {
+        if (!results || mine !== generation) return; // superseded by a later keystroke
+        pending = results.slice();
+        return more(mine, true).then(function () {
+          if (mine === generation) status(results.length ? count(results.length) : t.none);
+        });
+      })
+      .catch(function () {
+        if (mine === generation) {
+          asked = null;
+          status(t.error);
+        }
+      });
+  }
+
+  /* Pages with the query's words together and in order (Pagefind's "exact" search) first, then
+     pages that only contain the words; each group in Pagefind's order. Pagefind ranks by the words
+     alone, so without this a page about 显存带宽 or "bank conflict" loses to pages that mention 显存
+     and 带宽, or bank and conflict, apart but often. */
+  function phraseFirst(all, exact) {
+    var phrase = {};
+    exact.forEach(function (r) {
+      phrase[r.id] = true;
+    });
+    var listed = {};
+    all.forEach(function (r) {
+      listed[r.id] = true;
+    });
+    return all
+      .filter(function (r) {
+        return phrase[r.id];
+      })
+      .concat(
+        exact.filter(function (r) {
+          return !listed[r.id];
+        }),
+        all.filter(function (r) {
+          return !phrase[r.id];
+        })
+      );
+  }
+
+  /* Of the first pages with the words together, those with the query exactly as typed first:
+     Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead". */
+  function literalFirst(results, together, q) {
+    var head = results.slice(0, Math.min(together, LITERAL_CHECKS));
+    var typed = q.toLowerCase().replace(/\s+/g, " ");
+    return Promise.all(
+      head.map(function (result) {
+        return result.data();
+      })
+    ).then(function (pages) {
+      var literal = head.filter(function (result, i) {
+        return pages[i].content.toLowerCase().replace(/\s+/g, " ").indexOf(typed) >= 0;
+      });
+      var other = head.filter(function (result) {
+        return literal.indexOf(result) < 0;
+      });
+      return literal.concat(other, results.slice(head.length));
+    });
+  }
+
+  /* Render the next batch of results; `fresh` replaces what the list shows. */
+  function more(mine, fresh) {
+    var batch = pending.splice(0, BATCH);
+    var done = Promise.all(
+      batch.map(function (result) {
+        return result.data();
+      })
+    ).then(function (pages) {
+      if (mine !== generation) return;
+      if (fresh) {
+        list.textContent = "";
+        scroller.scrollTop = 0;
+      }
+      var words = terms(asked);
+      pages.forEach(function (page) {
+        list.appendChild(item(page, words));
+      });
+    });
+    var step = done.finally(function () {
+      if (rendering === step) rendering = null;
+    });
+    rendering = step;
+    return step;
+  }
+
+  function item(page, words) {
+    var li = el("li", "md-search-result__item");
+    var link = el("a", "md-search-result__link");
+    link.href = page.url;
+    link.tabIndex = -1;
+    var article = el("article", "md-search-result__article md-typeset");
+    article.appendChild(el("div", "md-search-result__icon md-icon"));
+    var title = el("h1");
+    highlight(title, (page.meta && page.meta.title) || page.url, words);
+    article.appendChild(title);
+    var text = el("p");
+    text.appendChild(page.raw_content ? teaser(page) : excerpt(page.excerpt || ""));
+    article.appendChild(text);
+    link.appendChild(article);
+    li.appendChild(link);
+    return li;
+  }
+
+  function el(tag, className) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    return node;
+  }
+
+  /* A few words of the answer around its matches, as text and <mark>s. Pagefind's own excerpt
+     would often repeat the title shown just above it: its region is where the title's weighted
+     matches are. Words are split as Pagefind splits them (zero-width spaces in Chinese). */
+  function teaser(page) {
+    var raw = page.raw_content;
+    var zws = raw.indexOf("\u200B") >= 0;
+    var words = zws ? raw.split("\u200B") : raw.split(/[^\S\uFEFF]+/);
+    var answer = (page.anchors || []).filter(function (a) {
+      return a.id === "qa-answer";
+    })[0];
+    var from = answer ? answer.location : 0;
+    var hits = (page.locations || []).filter(function (at) {
+      return at >= from;
+    });
+    var length = Math.min(EXCERPT_WORDS, words.length - from);
+    var start = from;
+    var most = 0;
+    hits.forEach(function (h) {
+      var n = hits.filter(function (at) {
+        return at >= h && at < h + length;
+      }).length;
+      if (n > most) {
+        most = n;
+        start = h;
+      }
+    });
+    start = Math.max(from, Math.min(start - Math.floor(length / 4), words.length - length));
+    var out = document.createDocumentFragment();
+    var run = start > from ? (zws ? "…" : "… ") : "";
+    for (var i = start; i < start + length; i++) {
+      // raw_content is the text with < and > escaped (Pagefind's excerpts are HTML); shown as text
+      var word = words[i].replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+      var gap = zws || i === start ? "" : " ";
+      if (hits.indexOf(i) >= 0) {
+        var parts = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/u.exec(word); // "(AllReduce)": mark the word only
+        out.appendChild(document.createTextNode(run + gap + parts[1]));
+        var mark = el("mark");
+        mark.textContent = parts[2];
+        out.appendChild(mark);
+        run = parts[3];
+      } else {
+        run += gap + word;
+      }
+    }
+    out.appendChild(document.createTextNode(run + (start + length < words.length ? (zws ? "…" : " …") : "")));
+    return out;
+  }
+
+  /* Fallback (a Pagefind without raw_content): its excerpt is HTML, the page's text with < and >
+     escaped and the matches in <mark>. Only text and <mark> are taken from it; the template is
+     inert, so nothing in it loads or runs. */
+  function excerpt(html) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    var out = document.createDocumentFragment();
+    parsed.content.childNodes.forEach(function (node) {
+      if (node.nodeName === "MARK") {
+        var mark = el("mark");
+        mark.textContent = node.textContent;
+        out.appendChild(mark);
+      } else {
+        out.appendChild(document.createTextNode(node.textContent));
+      }
+    });
+    return out;
+  }
+
+  /* The query's words, as the browser segments them (Chinese has no spaces between words). */
+  function terms(q) {
+    var words = [];
+    if (window.Intl && Intl.Segmenter) {
+      var segments = new Intl.Segmenter(lang, { granularity: "word" }).segment(q);
+      for (var s of segments) if (s.isWordLike) words.push(s.segment.toLowerCase());
+    } else {
+      words = q.toLowerCase().split(/\s+/);
+    }
+    return words.filter(Boolean);
+  }
+
+  /* The title as text, with the query's words marked (as Material marks them). */
+  function highlight(node, text, words) {
+    var lower = text.toLowerCase();
+    var at = 0;
+    while (at < text.length) {
+      var best = -1;
+      var len = 0;
+      words.forEach(function (w) {
+        var i = lower.indexOf(w, at);
+        if (i >= 0 && (best < 0 || i < best || (i === best && w.length > len))) {
+          best = i;
+          len = w.length;
+        }
+      });
+      if (best < 0) break;
+      if (best > at) node.appendChild(document.createTextNode(text.slice(at, best)));
+      var mark = el("mark");
+      mark.textContent = text.slice(best, best + len);
+      node.appendChild(mark);
+      at = best + len;
+    }
+    if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  function typing(target) {
+    if (!target || !target.tagName) return false;
+    if (target.isContentEditable) return true;
+    return /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && !/^(checkbox|radio)$/i.test(target.type);
+  }
+
+  /* Keys as in Material: f, s, / open search; in search, Esc and Tab close it, the arrows move
+     through the results, Enter opens the focused (or the first) result, other keys type. */
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing || event.keyCode === 229) return;
+    if (!toggle.checked) {
+      if ((event.key === "/" || event.key === "s" || event.key === "f") && !typing(document.activeElement)) {
+        event.preventDefault();
+        input.focus();
+        input.select();
+      }
+      return;
+    }
+    var active = document.activeElement;
+    switch (event.key) {
+      case "Escape":
+      case "Tab":
+        if (event.key === "Escape") event.preventDefault();
+        close();
+        break;
+      case "Enter":
+        if (active === input) {
+          event.preventDefault();
+          var first = list.querySelector(".md-search-result__link");
+          if (first) first.click();
+        }
+        break;
+      case "ArrowUp":
+      case "ArrowDown":
+        var stops = [input].concat([].slice.call(list.querySelectorAll(".md-search-result__link")));
+        var i = Math.max(0, stops.indexOf(active));
+        stops[(i + stops.length + (event.key === "ArrowUp" ? -1 : 1)) % stops.length].focus();
+        event.preventDefault();
+        break;
+      default:
+        if (active !== input && event.key.length === 1) input.focus();
+    }
+  }
+
+  status(t.placeholder);
+  input.addEventListener("focus", function () {
+    if (location.protocol !== "file:") load().catch(function () {}); // fetch while the reader types
+    setTimeout(open); // after a header label's own toggling (it focuses the box too)
+  });
+  // Typed text: not the pinyin an input method shows while it composes, only what it commits.
+  function typed(event) {
+    if (!event.isComposing) query();
+  }
+  input.addEventListener("input", typed);
+  input.addEventListener("keyup", typed);
+  input.addEventListener("compositionend", query);
+  box.querySelector("form").addEventListener("submit", function (event) {
+    event.preventDefault(); // Enter is handled in onKey
+  });
+  box.querySelector("form").addEventListener("reset", function () {
+    setTimeout(function () {
+      input.focus();
+      query();
+    });
+  });
+  // The header's magnifier (phones) opens the box; focusing here is what brings up the keyboard on iOS.
+  document.querySelectorAll(".md-header__button[for='__search']").forEach(function (label) {
+    label.addEventListener("click", function () {
+      input.focus();
+    });
+  });
+  toggle.addEventListener("change", function () {
+    if (!toggle.checked) input.blur();
+  });
+  box.addEventListener("click", function (event) {
+    if (event.target instanceof Element && event.target.closest("a")) close(); // a result: same-page links too
+  });
+  scroller.addEventListener("scroll", function () {
+    if (pending.length && !rendering && scroller.scrollTop + scroller.clientHeight > scroller.scrollHeight - 200) {
+      more(generation, false);
+    }
+  });
+  window.addEventListener("keydown", onKey);
+})();

@@ -1,0 +1,560 @@
+/* Study mode, the mock interview: pick topics, answer a random draw against the clock, grade, see weak spots. */
+(function () {
+  "use strict";
+  var S = window.QAStudy;
+  var host = document.querySelector("[data-qa-mock]");
+  if (!host) return;
+  var el = S.el;
+  var store = S.store;
+  var TARGET_SECONDS = 180; // a typical interview answer; the clock turns amber after it
+  var GRADES = ["know", "partly", "dont"];
+  var t = S.strings({
+    zh: {
+      setup: "设置",
+      tags: "标签（不选 = 全部标签）",
+      scope: "范围",
+      scopeAll: "全部题目",
+      scopeOpen: "还没掌握的（未标记或“再复习”）",
+      scopeReview: "只考标为“再复习”的",
+      count: "题数",
+      available: "可抽 {n} 题",
+      none: "没有符合条件的题目：换几个标签或范围试试。",
+      start: "开始面试",
+      last: "上次模拟面试（{date}）：{n} 题，会 {know} 题。",
+      showLast: "查看总结",
+      progress: "第 {i} / {n} 题",
+      timer: "本题用时",
+      total: "总用时 {time}",
+      end: "结束面试",
+      think: "先自己回答（最好说出声），想好后再看答案。",
+      reveal: "显示答案",
+      loading: "正在加载答案…",
+      failed: "答案没能加载。",
+      open: "打开题目页面",
+      grade: "自评",
+      know: "会",
+      partly: "部分会",
+      dont: "不会",
+      summary: "面试总结",
+      summaryLine: "{n} 题 · 用时 {time} · 会 {know} · 部分会 {partly} · 不会 {dont}",
+      summaryLineOne: "{n} 题 · 用时 {time} · 会 {know} · 部分会 {partly} · 不会 {dont}",
+      byTag: "按标签",
+      tag: "标签",
+      weak: "薄弱",
+      weakSpots: "薄弱点",
+      noWeak: "没有薄弱点：每道题都答上来了。",
+      allQuestions: "全部题目",
+      other: "其他",
+      fed: "已记入学习进度：{know} 道标为“已掌握”，{review} 道标为“再复习”。",
+      retry: "重练薄弱题（{n}）",
+      again: "再来一次",
+      keyReveal: "显示答案",
+      keyKnow: "自评：会",
+      keyPartly: "自评：部分会",
+      keyDont: "自评：不会",
+    },
+    en: {
+      setup: "Set up",
+      tags: "Topics (none picked = all topics)",
+      scope: "Questions",
+      scopeAll: "All questions",
+      scopeOpen: "Not known yet (unmarked or “review again”)",
+      scopeReview: "Only those marked “review again”",
+      count: "Number of questions",
+      available: "{n} available",
+      none: "No question matches: try other topics or questions.",
+      start: "Start the interview",
+      last: "Last mock interview ({date}): {n} question(s), {know} known.",
+      showLast: "Show the summary",
+      progress: "Question {i} of {n}",
+      timer: "Time on this question",
+      total: "Total {time}",
+      end: "End the interview",
+      think: "Answer it yourself first (out loud is best), then reveal the answer.",
+      reveal: "Show answer",
+      loading: "Loading the answer…",
+      failed: "The answer did not load.",
+      open: "Open the question's page",
+      grade: "Grade yourself",
+      know: "Know it",
+      partly: "Partly",
+      dont: "Don't know",
+      summary: "Interview summary",
+      summaryLine: "{n} questions · {time} · know it {know} · partly {partly} · don't know {dont}",
+      summaryLineOne: "{n} question · {time} · know it {know} · partly {partly} · don't know {dont}",
+      byTag: "By topic",
+      tag: "Topic",
+      weak: "weak spot",
+      weakSpots: "Weak spots",
+      noWeak: "No weak spots: you answered every question.",
+      allQuestions: "Every question",
+      other: "Other",
+      fed: "Added to your progress: {know} marked “know it”, {review} marked “review again”.",
+      retry: "Practise the weak ones ({n})",
+      again: "New interview",
+      keyReveal: "Show the answer",
+      keyKnow: "Grade: know it",
+      keyPartly: "Grade: partly",
+      keyDont: "Grade: don't know",
+    },
+  });
+  var data = null;
+  var run = null; // the interview in progress: {questions, i, items, started, shownAt, revealed, answers}
+  var ticker = null;
+
+  function shuffle(list) {
+    var a = list.slice();
+    for (var i = a.length - 1; i > 0; i--) {
+      var j = Math.floor(Math.random() * (i + 1));
+      var x = a[i];
+      a[i] = a[j];
+      a[j] = x;
+    }
+    return a;
+  }
+
+  function show(view, focus) {
+    host.replaceChildren(view);
+    if (focus) focus.focus({ preventScroll: false });
+  }
+
+  function tagNames(q) {
+    return q.tags
+      .map(function (id) {
+        return data.tagById[id] ? data.tagById[id].name : null;
+      })
+      .filter(Boolean);
+  }
+
+  // --- setup ------------------------------------------------------------------------------------
+  function setupView() {
+    stopTicker();
+    run = null;
+    var tagBoxes = data.tags.map(function (tag) {
+      var n = data.questions.filter(function (q) {
+        return q.tags.indexOf(tag.id) >= 0;
+      }).length;
+      var box = el("input", { type: "checkbox", name: "tag", value: tag.id, onchange: update });
+      return el("label", { class: "qa-chip" }, [
+        box,
+        el("span", { text: tag.name }),
+        el("span", { class: "qa-chip__count", text: String(n) }),
+      ]);
+    });
+    function scopeRadio(value, label, checked) {
+      return el("label", { class: "qa-radio" }, [
+        el("input", { type: "radio", name: "scope", value: value, checked: checked, onchange: update }),
+        el("span", { text: label }),
+      ]);
+    }
+    var countInput = el("input", {
+      type: "number",
+      id: "qa-mock-count",
+      name: "count",
+      min: "1",
+      value: "5",
+      inputmode: "numeric",
+      class: "qa-mock__number",
+    });
+    var available = el("span", { class: "qa-mock__available" });
+    var startButton = el("button", { type: "submit", class: "qa-button qa-button--primary", text: t("start") });
+    var form = el("form", { class: "qa-mock__setup", "aria-label": t("setup") }, [
+      el("fieldset", { class: "qa-mock__tags" }, [el("legend", { text: t("tags") })].concat(tagBoxes)),
+      el("fieldset", { class: "qa-mock__scope" }, [
+        el("legend", { text: t("scope") }),
+        scopeRadio("all", t("scopeAll"), true),
+        scopeRadio("open", t("scopeOpen"), false),
+        scopeRadio("review", t("scopeReview"), false),
+      ]),
+      el("div", { class: "qa-mock__count" }, [
+        el("label", { for: "qa-mock-count", text: t("count") }),
+        countInput,
+        available,
+      ]),
+      startButton,
+    ]);
+
+    function pool() {
+      var picked = Array.prototype.filter
+        .call(form.querySelectorAll('input[name="tag"]'), function (b) {
+          return b.checked;
+        })
+        .map(function (b) {
+          return b.value;
+        });
+      var scope = form.querySelector('input[name="scope"]:checked').value;
+      return data.questions.filter(function (q) {
+        var inTags =
+          !picked.length ||
+          q.tags.some(function (id) {
+            return picked.indexOf(id) >= 0;
+          });
+        var m = store.get(q.slug);
+        var inScope =
+          scope === "all" ||
+          (scope === "review" && m && m.state === "review") ||
+          (scope === "open" && (!m || m.state !== "know" || store.changed(m, q.hash)));
+        return inTags && inScope;
+      });
+    }
+    function update() {
+      var n = pool().length;
+      available.textContent = n ? t("available", { n: n }) : t("none");
+      available.classList.toggle("qa-mock__available--none", !n);
+      countInput.max = String(Math.max(n, 1));
+      startButton.disabled = !n;
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var candidates = pool();
+      var n = Math.min(Math.max(parseInt(countInput.value, 10) || 1, 1), candidates.length);
+      if (!n) return;
+      start(shuffle(candidates).slice(0, n));
+    });
+    update();
+
+    var view = el("div", {}, [form]);
+    var last = store.lastMock();
+    if (last && last.items.length) {
+      var know = last.items.filter(function (item) {
+        return item.grade === "know";
+      }).length;
+      var date = new Date(last.time).toLocaleDateString(S.lang === "en" ? "en" : "zh-CN");
+      view.appendChild(
+        el("p", { class: "qa-mock__last" }, [
+          t("last", { date: date, n: last.items.length, know: know }),
+          " ",
+          el("button", {
+            type: "button",
+            class: "qa-link",
+            text: t("showLast"),
+            onclick: function () {
+              summaryView(last, false);
+            },
+          }),
+        ])
+      );
+    }
+    show(view);
+  }
+
+  // --- one question at a time -------------------------------------------------------------------
+  function start(questions) {
+    run = { questions: questions, i: 0, items: [], started: Date.now(), answers: {} };
+    questionView();
+  }
+
+  function loadAnswer(q) {
+    if (!run.answers[q.slug]) {
+      var pageUrl = S.url(q.url);
+      run.answers[q.slug] = fetch(pageUrl, { credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var source = doc.getElementById("qa-answer");
+          if (!source) throw new Error("no answer on " + pageUrl);
+          var answer = document.importNode(source, true);
+          answer.removeAttribute("id");
+          answer.querySelectorAll("a[href]").forEach(function (a) {
+            a.href = new URL(a.getAttribute("href"), pageUrl).href; // links were relative to the question page
+          });
+          return answer;
+        });
+      run.answers[q.slug].catch(function () {
+        delete run.answers[q.slug];
+      });
+    }
+    return run.answers[q.slug];
+  }
+
+  function questionView() {
+    var q = run.questions[run.i];
+    run.shownAt = Date.now();
+    run.revealed = null;
+    loadAnswer(q); // fetch while the reader thinks
+    var timer = el("span", { class: "qa-mock__timer", role: "timer", "aria-label": t("timer"), text: "0:00" });
+    var total = el("span", { class: "qa-mock__total" });
+    var steps = el("span", { class: "qa-mock__steps", "aria-hidden": "true" });
+    run.questions.forEach(function (other, k) {
+      var item = run.items[k];
+      steps.appendChild(el("span", { class: "qa-mock__step" + (item ? " qa-mock__step--" + item.grade : k === run.i ? " qa-mock__step--now" : "") }));
+    });
+    var title = el("h2", { class: "qa-mock__question", tabindex: "-1", text: q.title });
+    var answerBox = el("div", { class: "qa-mock__answer", hidden: true, "aria-live": "polite" });
+    var revealButton = el("button", {
+      type: "button",
+      class: "qa-button qa-button--primary",
+      "aria-keyshortcuts": "A",
+      onclick: reveal,
+    }, [t("reveal"), " ", S.kbd("A")]);
+    var think = el("div", { class: "qa-cover qa-mock__think" }, [el("p", { text: t("think") }), revealButton]);
+    var gradeBar = el(
+      "div",
+      { class: "qa-mock__grade", role: "group", "aria-label": t("grade"), hidden: true },
+      [el("span", { class: "qa-marks__ask", text: t("grade") })].concat(
+        GRADES.map(function (g, k) {
+          return el(
+            "button",
+            {
+              type: "button",
+              class: "qa-button qa-grade qa-grade--" + g,
+              "data-grade": g,
+              "aria-keyshortcuts": String(k + 1),
+              onclick: function () {
+                grade(g);
+              },
+            },
+            [t(g), " ", S.kbd(String(k + 1))]
+          );
+        })
+      )
+    );
+    var view = el("section", { class: "qa-mock__run", "aria-label": t("progress", { i: run.i + 1, n: run.questions.length }) }, [
+      el("div", { class: "qa-mock__head" }, [
+        el("span", { class: "qa-mock__progress", text: t("progress", { i: run.i + 1, n: run.questions.length }) }),
+        timer,
+        total,
+        el("button", { type: "button", class: "qa-link qa-mock__end", text: t("end"), onclick: finish }),
+      ]),
+      steps,
+      el(
+        "p",
+        { class: "qa-mock__tags-line" },
+        tagNames(q).map(function (name) {
+          return el("span", { class: "qa-chip qa-chip--small", text: name });
+        })
+      ),
+      title,
+      think,
+      answerBox,
+      gradeBar,
+    ]);
+    run.view = { timer: timer, total: total, think: think, answerBox: answerBox, gradeBar: gradeBar };
+    tick();
+    stopTicker();
+    ticker = setInterval(tick, 1000);
+    show(view, title);
+  }
+
+  function tick() {
+    if (!run || !run.view) return;
+    var now = Date.now();
+    var spent = ((run.revealed || now) - run.shownAt) / 1000;
+    run.view.timer.textContent = S.clock(spent);
+    run.view.timer.classList.toggle("qa-mock__timer--over", spent > TARGET_SECONDS);
+    run.view.total.textContent = t("total", { time: S.clock((now - run.started) / 1000) });
+  }
+
+  function stopTicker() {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  }
+
+  function reveal() {
+    if (!run || !run.view || run.revealed) return;
+    var q = run.questions[run.i];
+    var v = run.view;
+    run.revealed = Date.now();
+    tick();
+    v.think.hidden = true;
+    v.answerBox.hidden = false;
+    v.answerBox.replaceChildren(el("p", { class: "qa-panel__hint", text: t("loading") }));
+    var link = el("p", { class: "qa-mock__open" }, [el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" })]);
+    loadAnswer(q).then(
+      function (answer) {
+        if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(answer, link);
+      },
+      function () {
+        if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
+      }
+    );
+    v.gradeBar.hidden = false;
+    var first = v.gradeBar.querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function grade(g) {
+    if (!run || !run.revealed) return;
+    var q = run.questions[run.i];
+    run.items.push({ slug: q.slug, grade: g, secs: Math.round((run.revealed - run.shownAt) / 1000) });
+    run.i += 1;
+    if (run.i < run.questions.length) questionView();
+    else finish();
+  }
+
+  function finish() {
+    stopTicker();
+    if (!run || !run.items.length) {
+      setupView();
+      return;
+    }
+    var result = { time: Date.now(), total: Math.round((Date.now() - run.started) / 1000), items: run.items };
+    var marks = run.items.map(function (item) {
+      var q = data.bySlug[item.slug];
+      return { slug: item.slug, state: item.grade === "know" ? "know" : "review", hash: q ? q.hash : "" };
+    });
+    store.setMany(marks);
+    store.saveMock(result);
+    run = null;
+    summaryView(result, true);
+  }
+
+  // --- the summary ------------------------------------------------------------------------------
+  function gradePill(g) {
+    return el("span", { class: "qa-badge qa-badge--" + g, text: t(g) });
+  }
+
+  function summaryView(result, fed) {
+    stopTicker();
+    var items = result.items.filter(function (item) {
+      return data.bySlug[item.slug];
+    });
+    var counts = { know: 0, partly: 0, dont: 0 };
+    items.forEach(function (item) {
+      counts[item.grade] += 1;
+    });
+    // by tag: every tag of every question counts (a question can be in several)
+    var byTag = {};
+    var order = [];
+    items.forEach(function (item) {
+      var q = data.bySlug[item.slug];
+      var ids = q.tags.length ? q.tags : [""];
+      ids.forEach(function (id) {
+        if (!byTag[id]) {
+          byTag[id] = { id: id, know: 0, partly: 0, dont: 0, weak: [] };
+          order.push(id);
+        }
+        byTag[id][item.grade] += 1;
+        if (item.grade !== "know") byTag[id].weak.push(item);
+      });
+    });
+    var rows = order.map(function (id) {
+      return byTag[id];
+    });
+    rows.sort(function (a, b) {
+      var wa = a.dont * 2 + a.partly;
+      var wb = b.dont * 2 + b.partly;
+      return wb - wa || order.indexOf(a.id) - order.indexOf(b.id);
+    });
+    function tagName(id) {
+      return id && data.tagById[id] ? data.tagById[id].name : t("other");
+    }
+    function questionLink(item) {
+      var q = data.bySlug[item.slug];
+      return el("li", {}, [
+        el("a", { href: S.url(q.url), text: q.title }),
+        " ",
+        gradePill(item.grade),
+        " ",
+        el("span", { class: "qa-mock__secs", text: S.clock(item.secs) }),
+      ]);
+    }
+    var n = items.length || 1;
+    var score = el("span", { class: "qa-meter__bar qa-mock__score", "aria-hidden": "true" }, [
+      el("span", { class: "qa-meter__know", style: "width:" + (100 * counts.know) / n + "%" }),
+      el("span", { class: "qa-mock__partly", style: "width:" + (100 * counts.partly) / n + "%" }),
+      el("span", { class: "qa-mock__dont", style: "width:" + (100 * counts.dont) / n + "%" }),
+    ]);
+    var table = el("table", { class: "qa-mock__bytag" }, [
+      el("thead", {}, [
+        el("tr", {}, [
+          el("th", { scope: "col", text: t("tag") }),
+          el("th", { scope: "col", text: t("know") }),
+          el("th", { scope: "col", text: t("partly") }),
+          el("th", { scope: "col", text: t("dont") }),
+        ]),
+      ]),
+      el(
+        "tbody",
+        {},
+        rows.map(function (row) {
+          return el("tr", { class: row.weak.length ? "qa-mock__row--weak" : null, "data-tag": row.id }, [
+            el("th", { scope: "row" }, [
+              tagName(row.id),
+              row.weak.length ? el("span", { class: "qa-badge qa-badge--review", text: t("weak") }) : null,
+            ]),
+            el("td", { text: String(row.know) }),
+            el("td", { text: String(row.partly) }),
+            el("td", { text: String(row.dont) }),
+          ]);
+        })
+      ),
+    ]);
+    var weakRows = rows.filter(function (row) {
+      return row.weak.length;
+    });
+    var weakBlock = el("div", { class: "qa-mock__weak" });
+    if (!weakRows.length) weakBlock.appendChild(el("p", { text: t("noWeak") }));
+    weakRows.forEach(function (row) {
+      weakBlock.appendChild(el("h4", { "data-tag": row.id, text: tagName(row.id) }));
+      weakBlock.appendChild(el("ul", {}, row.weak.map(questionLink)));
+    });
+    var weakSlugs = items
+      .filter(function (item) {
+        return item.grade !== "know";
+      })
+      .map(function (item) {
+        return data.bySlug[item.slug];
+      });
+    var heading = el("h2", { tabindex: "-1", text: t("summary") });
+    var actions = el("div", { class: "qa-mock__actions" }, [
+      weakSlugs.length
+        ? el("button", {
+            type: "button",
+            class: "qa-button qa-button--primary",
+            text: t("retry", { n: weakSlugs.length }),
+            onclick: function () {
+              start(shuffle(weakSlugs));
+            },
+          })
+        : null,
+      el("button", { type: "button", class: "qa-button", text: t("again"), onclick: setupView }),
+    ]);
+    var view = el("section", { class: "qa-mock__summary" }, [
+      heading,
+      el("p", {
+        class: "qa-mock__line",
+        text: t(items.length === 1 ? "summaryLineOne" : "summaryLine", {
+          n: items.length,
+          time: S.clock(result.total),
+          know: counts.know,
+          partly: counts.partly,
+          dont: counts.dont,
+        }),
+      }),
+      score,
+      fed
+        ? el("p", { class: "qa-panel__hint", text: t("fed", { know: counts.know, review: counts.partly + counts.dont }) })
+        : null,
+      el("h3", { text: t("weakSpots") }),
+      weakBlock,
+      el("h3", { text: t("byTag") }),
+      table,
+      el("h3", { text: t("allQuestions") }),
+      el("ol", { class: "qa-mock__all" }, items.map(questionLink)),
+      actions,
+    ]);
+    show(view, heading);
+  }
+
+  S.keys.add(["a"], t("keyReveal"), reveal);
+  GRADES.forEach(function (g, k) {
+    S.keys.add([String(k + 1)], t("key" + g.charAt(0).toUpperCase() + g.slice(1)), function () {
+      grade(g);
+    });
+  });
+
+  S.data().then(
+    function (d) {
+      data = d;
+      setupView();
+    },
+    function () {
+      // Without the question data (e.g. a copy opened from file://) there is nothing to draw from.
+      host.textContent = t("failed");
+    }
+  );
+})();

@@ -1,0 +1,1016 @@
+#!/usr/bin/env python3
+"""`make bench`: how build time, page weight and search cost grow from 14 to 5,000 questions.
+
+For each corpus (the seed bank, and synthetic banks of ~50 questions at 14, 500 and 5,000
+questions from scripts/synthetic_banks.py) it measures:
+
+- the generator (parse + enrich + render + write: `studysite.build.generate`, in-process);
+- the full site build (`mkdocs build --strict` of the bilingual site: Chinese build, English build,
+  the built-site check, Pagefind, sitemap) in a work folder prepared like the tests do, and the
+  floor: the same command on the already generated docs/ with STUDYSITE_SKIP_GENERATE=1, which only
+  leaves out our generation (and the check of the built site against the banks); Pagefind and the
+  sitemap are in both;
+- peak memory of the build processes, question-page HTML size, site size;
+- search in chromium: bytes fetched on a page load, before the first result and per later query,
+  and the time from keyup to the first result;
+- with `mkdocs serve` running, the time from saving an edited bank line to the page serving it;
+- Lighthouse scores of four pages, when node_modules/.bin/lighthouse exists.
+
+It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/results.md,
+bench/plot.png and the table into README.md (between the bench markers). Work folders go to
+bench/out/ (git-ignored). Run it on an otherwise idle machine: other processes inflate timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import gzip
+import http.server
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from synthetic_banks import write_corpus  # noqa: E402
+
+from studysite import build as studybuild  # noqa: E402
+from studysite.errors import Problems  # noqa: E402
+from studysite.write import write_tree_swap  # noqa: E402
+from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, copy_banks, prepare_work  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+RESULTS = ROOT / "bench" / "results.md"
+PLOT = ROOT / "bench" / "plot.png"
+README = ROOT / "README.md"
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+README_START = "<!-- bench:start (scripts/bench.py rewrites this part) -->"
+README_END = "<!-- bench:end -->"
+
+GEN_RUNS = {14: 7, 500: 5, 5000: 3}
+"""Runs of the generator per size (median reported)."""
+BUILD_RUNS = {14: 3, 500: 3, 5000: 1}
+"""Runs of the full build and of the floor per size (median reported; interleaved)."""
+SEARCH_FIRST_RUNS = 3
+"""First queries, each in a fresh browser context (empty cache)."""
+REBUILD_RUNS = 3
+"""Edits timed per `mkdocs serve` mode."""
+
+# Queries: the first of each list is the first query; the others are "later" queries, each a new term.
+QUERIES = {
+    "zh": ["通信", "显存带宽", "投机解码", "负载均衡", "流水线并行", "共享内存", "AllReduce", "注意力"],
+    "en": ["communication", "memory bandwidth", "speculative decoding", "load balancing", "pipeline", "AllReduce"],
+}
+SEARCH_PATH = re.compile(r"/pagefind/|search_index\.json|/workers/search")
+"""Requests that belong to search (Pagefind, or Material's own index and worker)."""
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".txt", ".webmanifest")
+"""Types GitHub Pages serves gzip-compressed; Pagefind's index files are gzip already."""
+
+# Header search: input and result selectors tried in order (Material's own, Pagefind UI, ours).
+SEARCH_INPUTS = ("[data-qa-search-input]", ".pagefind-ui__search-input", "input.md-search__input")
+SEARCH_RESULTS = (
+    "[data-qa-search-result]",
+    ".qa-search__result",
+    ".pagefind-ui__result",
+    ".md-search-result__item",
+)
+
+
+@dataclass
+class Corpus:
+    label: str
+    questions: int
+    banks: Path
+    work: Path
+
+
+@dataclass
+class Row:
+    """Everything measured for one corpus."""
+
+    corpus: Corpus
+    pages: int = 0
+    gen: float = 0.0
+    gen_warm: float = 0.0
+    io_floor: float = 0.0
+    gen_phases: dict[str, float] = field(default_factory=dict)
+    full: float = 0.0
+    floor: float = 0.0
+    full_runs: list[float] = field(default_factory=list)
+    floor_runs: list[float] = field(default_factory=list)
+    peak_mb: float = 0.0
+    floor_peak_mb: float = 0.0
+    pagefind: float = 0.0
+    post_build: dict[str, float] = field(default_factory=dict)
+    page_median: int = 0
+    page_max: int = 0
+    page_max_gz: int = 0
+    same_page: dict[str, int] = field(default_factory=dict)
+    nav: tuple[int, int] = (0, 0)
+    site_mb: float = 0.0
+    search: dict[str, dict[str, Any]] = field(default_factory=dict)
+    rebuild: dict[str, float] = field(default_factory=dict)
+    lighthouse: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------
+# corpora and the generator
+
+
+def make_corpus(label: str, questions: int) -> Corpus:
+    work = OUT / f"{label}-{questions}"
+    if work.exists():
+        shutil.rmtree(work)
+    banks = work / "banks"
+    if label == "seed":
+        copy_banks(banks)
+        questions = sum(
+            line.startswith("Q:")
+            for p in banks.glob("*.txt")
+            if not p.name.endswith(".en.txt")
+            for line in p.read_text(encoding="utf-8").split("\n")
+        )
+    else:
+        write_corpus(banks, questions, per_bank=50, seed=0)
+    return Corpus(label, questions, banks, work)
+
+
+def time_generator(c: Corpus, runs: int) -> tuple[float, float, dict[str, float], float]:
+    """generate() into an empty folder (cold) and again into its own output (warm, median), the
+    median time of its phases (same functions, warm), and the I/O floor: plain creation of the same
+    files in an empty folder, no logic."""
+    docs = c.work / "gen-docs"
+    shutil.rmtree(docs, ignore_errors=True)
+    t = time.perf_counter()
+    studybuild.generate(c.banks, docs, update_lock=False)
+    cold = time.perf_counter() - t
+    warm = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        studybuild.generate(c.banks, docs, update_lock=False)
+        warm.append(time.perf_counter() - t)
+    phases: dict[str, list[float]] = {"parse": [], "enrich": [], "render": [], "write": []}
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        sources = studybuild.load_sources(c.banks, Problems())
+        t1 = time.perf_counter()
+        site, _lock = studybuild.build_site_model(sources)
+        t2 = time.perf_counter()
+        files = studybuild.render_files(site)
+        t3 = time.perf_counter()
+        write_tree_swap(docs, files)
+        t4 = time.perf_counter()
+        for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            phases[name].append(seconds)
+    shutil.rmtree(docs, ignore_errors=True)
+    scratch = c.work / "io-floor"
+    shutil.rmtree(scratch, ignore_errors=True)
+    data = {rel: text.encode("utf-8") for rel, text in files.items()}
+    t = time.perf_counter()
+    for rel, blob in data.items():
+        target = scratch / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(blob)
+    io_floor = time.perf_counter() - t
+    shutil.rmtree(scratch, ignore_errors=True)
+    return cold, statistics.median(warm), {k: statistics.median(v) for k, v in phases.items()}, io_floor
+
+
+# ---------------------------------------------------------------------------------------------
+# site builds
+
+
+def run_build(c: Corpus, env: dict[str, str], *, skip_generate: bool) -> tuple[float, float]:
+    """One `mkdocs build --strict`; returns (seconds, peak RSS in MB of mkdocs and its children)."""
+    env = dict(env)
+    if skip_generate:
+        env["STUDYSITE_SKIP_GENERATE"] = "1"
+    else:
+        env.pop("STUDYSITE_SKIP_GENERATE", None)
+    log = c.work / ("floor.log" if skip_generate else "build.log")
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(c.work / "mkdocs.yml")]
+    with open(log, "wb") as out:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=c.work, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # wait4 gives this child's own rusage, which includes its waited-for children (Pagefind).
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: build of {c.work} failed; see {log}:\n{log.read_text()[-3000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def time_pagefind(site: Path) -> float:
+    from studysite.site_finish import PAGEFIND
+
+    binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
+    out = Path(str(site) + "-pagefind")
+    shutil.rmtree(out, ignore_errors=True)
+    t = time.perf_counter()
+    subprocess.run(
+        [str(binary), "--site", str(site), "--output-path", str(out), "--quiet"], check=True, capture_output=True
+    )
+    seconds = time.perf_counter() - t
+    shutil.rmtree(out, ignore_errors=True)
+    return seconds
+
+
+def time_our_post_build(c: Corpus) -> dict[str, float]:
+    """In-process times of our own post-build steps that the floor leaves out (the hook runs them
+    only after generating): the check of the built site against the banks, and the Anki/CSV downloads."""
+    out: dict[str, float] = {}
+    try:
+        from studysite.anki import write_decks
+        from studysite.verify import check_built_site
+
+        sources = studybuild.load_sources(c.banks, Problems())
+        site, _lock = studybuild.build_site_model(sources)
+        t = time.perf_counter()
+        check_built_site(sources.banks, site, c.work / "site")
+        out["check"] = time.perf_counter() - t
+        scratch = c.work / "downloads-scratch"
+        t = time.perf_counter()
+        write_decks(site, scratch, "http://127.0.0.1:8000/", 0)
+        out["downloads"] = time.perf_counter() - t
+        shutil.rmtree(scratch, ignore_errors=True)
+    except Exception as exc:  # the steps are someone else's and may change shape: report, don't fail
+        print(f"  (post-build steps not timed: {exc!r})", flush=True)
+    return out
+
+
+def question_pages(c: Corpus) -> list[tuple[str, str]]:
+    """(bank, slug) of every question, from the generated docs/."""
+    docs = c.work / "docs"
+    return sorted(
+        (p.parent.name, p.stem)
+        for p in docs.glob("*/*.md")
+        if p.stem != "index" and p.read_text(encoding="utf-8").find("qa-answer") >= 0
+    )
+
+
+def site_stats(row: Row) -> None:
+    site = row.corpus.work / "site"
+    html = [p for p in site.rglob("*.html") if "pagefind" not in p.parts]
+    row.pages = len(html)
+    sizes = []
+    biggest = (0, Path())
+    for bank, slug in question_pages(row.corpus):
+        for prefix in (site, site / "en"):
+            page = prefix / bank / slug / "index.html"
+            size = page.stat().st_size
+            sizes.append(size)
+            biggest = max(biggest, (size, page))
+    row.page_median = int(statistics.median(sizes))
+    row.page_max = biggest[0]
+    row.page_max_gz = len(gzip.compress(biggest[1].read_bytes(), 6))
+    row.nav = _primary_nav(biggest[1].read_text(encoding="utf-8"))
+    # The same question at every size: the first question of syn-001 (synthetic corpora only).
+    first = sorted(question_pages(row.corpus))[0]
+    for lang, prefix in (("zh", site), ("en", site / "en")):
+        row.same_page[lang] = (prefix / first[0] / first[1] / "index.html").stat().st_size
+    row.site_mb = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) / 1e6
+
+
+def _primary_nav(page: str) -> tuple[int, int]:
+    """(bytes, links) of Material's primary navigation (the sidebar nav) in a page."""
+    start = page.find('<nav class="md-nav md-nav--primary"')
+    if start < 0:
+        return (0, 0)
+    depth = 0
+    for m in re.finditer(r"<nav\b|</nav>", page[start:]):
+        depth += 1 if m.group() == "<nav" else -1
+        if depth == 0:
+            nav = page[start : start + m.end()]
+            return (len(nav.encode("utf-8")), nav.count("<a "))
+    return (0, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# search in chromium
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: list[tuple[float, str, int]] = []
+
+    def add(self, path: str, size: int) -> None:
+        with self.lock:
+            self.entries.append((time.perf_counter(), path, size))
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.entries)
+
+    def since(self, mark: int) -> list[tuple[float, str, int]]:
+        with self.lock:
+            return list(self.entries[mark:])
+
+
+@contextlib.contextmanager
+def logging_server(directory: Path) -> Iterator[tuple[str, _Log]]:
+    """Serve `directory` on a free port and log every file sent (path, bytes)."""
+    log = _Log()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def copyfile(self, source: Any, outputfile: Any) -> None:
+            data = source.read()
+            outputfile.write(data)
+            log.add(self.path.split("?", 1)[0], len(data))
+
+        def end_headers(self) -> None:
+            self.send_header("Cache-Control", "max-age=600")  # as a static host would allow
+            super().end_headers()
+
+    handler = functools.partial(Handler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", log
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def search_bytes(site: Path, entries: list[tuple[float, str, int]]) -> tuple[int, int]:
+    """(raw, as served with gzip) bytes of the search requests among `entries`."""
+    raw = gz = 0
+    for _, path, size in entries:
+        if not SEARCH_PATH.search(path):
+            continue
+        raw += size
+        gz += _gzip_size(site, path) if path.endswith(COMPRESSIBLE) else size
+    return raw, gz
+
+
+@functools.lru_cache(maxsize=4096)
+def _gzip_size(site: Path, path: str) -> int:
+    return len(gzip.compress((site / path.lstrip("/")).read_bytes(), 6))
+
+
+_UI_SEARCH_JS = """
+async ([q, inputs, results, timeout]) => {
+  const input = inputs.map(s => document.querySelector(s)).find(Boolean);
+  if (!input) return {error: "no search input"};
+  const selector = results.join(",");
+  const before = new Set(document.querySelectorAll(selector));
+  input.focus();
+  input.value = q;
+  input.dispatchEvent(new Event("input", {bubbles: true}));
+  const t0 = performance.now();
+  input.dispatchEvent(new KeyboardEvent("keyup", {bubbles: true, key: q.slice(-1)}));
+  return await new Promise(resolve => {
+    const check = () => {
+      const found = [...document.querySelectorAll(selector)].find(el => !before.has(el) && el.offsetParent !== null);
+      if (found) return resolve({ms: performance.now() - t0});
+      if (performance.now() - t0 > timeout) return resolve({error: "no result within " + timeout + " ms"});
+      requestAnimationFrame(check);
+    };
+    check();
+  });
+}
+"""
+
+_API_SEARCH_JS = """
+async ([q, timeout]) => {
+  const t0 = performance.now();
+  if (!window.__qaBenchPagefind) window.__qaBenchPagefind = await import("/pagefind/pagefind.js");
+  const search = await window.__qaBenchPagefind.search(q);
+  if (!search.results.length) return {error: "no results for " + q};
+  await search.results[0].data();
+  return {ms: performance.now() - t0, count: search.results.length};
+}
+"""
+
+
+def measure_search(row: Row, browser: Any) -> None:
+    """Search bytes and latency per language, through the header search (or Pagefind's API)."""
+    c = row.corpus
+    site = c.work / "site"
+    text = {
+        "zh": " ".join(p.read_text(encoding="utf-8") for p in c.banks.glob("*.txt") if ".en." not in p.name),
+        "en": " ".join(p.read_text(encoding="utf-8") for p in c.banks.glob("*.en.txt")),
+    }
+    bank, slug = question_pages(c)[0]
+    with logging_server(site) as (base, log):
+        for lang, prefix in (("zh", ""), ("en", "en/")):
+            queries = [q for q in QUERIES[lang] if q.casefold() in text[lang].casefold()]
+            url = f"{base}{prefix}{bank}/{slug}/"
+            result: dict[str, Any] = {"queries": queries}
+            first_ms, first_bytes, later_ms, later_bytes, load_bytes = [], [], [], [], []
+            mode = "ui"
+            for attempt in range(SEARCH_FIRST_RUNS):
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                mark = log.mark()
+                page.goto(url, wait_until="load")
+                page.wait_for_timeout(1500)  # anything a page fetches after load counts as page load
+                load_bytes.append(search_bytes(site, log.since(mark)))
+                run = _search_once(page, queries[0], mode, log, site)
+                if "error" in run and mode == "ui":
+                    result["ui_error"] = run["error"]
+                    mode = "api"
+                    context.close()
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    page = context.new_page()
+                    page.goto(url, wait_until="load")
+                    page.wait_for_timeout(500)
+                    run = _search_once(page, queries[0], mode, log, site)
+                if "error" in run:
+                    raise SystemExit(f"bench: search failed on {url}: {run['error']}")
+                first_ms.append(run["ms"])
+                first_bytes.append(run["bytes"])
+                if attempt == 0:
+                    for q in queries[1:]:
+                        later = _search_once(page, q, mode, log, site)
+                        if "error" in later:
+                            raise SystemExit(f"bench: search for {q!r} failed on {url}: {later['error']}")
+                        later_ms.append(later["ms"])
+                        later_bytes.append(later["bytes"])
+                context.close()
+            result.update(
+                mode=mode,
+                load=max(load_bytes),
+                first_ms=statistics.median(first_ms),
+                first_bytes=_median_pair(first_bytes),
+                later_ms=statistics.median(later_ms),
+                later_ms_max=max(later_ms),
+                later_bytes=_median_pair(later_bytes),
+                later_bytes_max=max(later_bytes, key=lambda b: b[1]),
+            )
+            row.search[lang] = result
+
+
+def _search_once(page: Any, q: str, mode: str, log: _Log, site: Path) -> dict[str, Any]:
+    mark = log.mark()
+    if mode == "ui":
+        run = page.evaluate(_UI_SEARCH_JS, [q, list(SEARCH_INPUTS), list(SEARCH_RESULTS), 8000])
+    else:
+        run = page.evaluate(_API_SEARCH_JS, [q, 8000])
+    page.wait_for_timeout(300)  # let requests the result triggered finish (counted with this query)
+    run["bytes"] = search_bytes(site, log.since(mark))
+    return dict(run)
+
+
+def _median_pair(pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    return int(statistics.median(p[0] for p in pairs)), int(statistics.median(p[1] for p in pairs))
+
+
+# ---------------------------------------------------------------------------------------------
+# rebuild with mkdocs serve
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return str(response.read().decode("utf-8"))
+    except OSError:
+        return ""
+
+
+def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
+    """Median seconds from saving an edited answer line until `mkdocs serve` serves the page with it."""
+    c = row.corpus
+    bank_id, slug, line_no = _editable_line(c)
+    bank = c.banks / f"{bank_id}.txt"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"]
+    if dirty:
+        cmd.append("--dirty")
+    log_path = c.work / f"serve{'-dirty' if dirty else ''}.log"
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(
+            cmd, cwd=c.work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        url = f"http://127.0.0.1:{port}/{bank_id}/{slug}/"
+        times = []
+        try:
+            deadline = time.monotonic() + 600
+            while "qa-answer" not in _get(url):
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit(f"bench: mkdocs serve did not come up; see {log_path}")
+                time.sleep(0.5)
+            time.sleep(2)  # let the watchers settle
+            for n in range(REBUILD_RUNS):
+                marker = f"BENCHEDIT{n}{'D' if dirty else 'F'}Z"
+                lines = bank.read_text(encoding="utf-8").split("\n")
+                text = re.sub(r"BENCHEDIT\d+[DF]Z", "", lines[line_no])
+                cut = len(text) - 1 if text.endswith(("。", ".", "：", ":")) else len(text)
+                lines[line_no] = text[:cut] + marker + text[cut:]
+                t = time.perf_counter()
+                bank.write_text("\n".join(lines), encoding="utf-8")  # saved in place, as most editors do
+                while marker not in _get(url):
+                    if time.perf_counter() - t > 300:
+                        raise SystemExit(f"bench: edit not served within 300 s; see {log_path}")
+                    time.sleep(0.05)
+                times.append(time.perf_counter() - t)
+                time.sleep(3)  # let the rest of that rebuild finish before the next edit
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()
+        return statistics.median(times)
+
+
+def _editable_line(c: Corpus) -> tuple[str, str, int]:
+    """A question's first answer line: (bank id, slug, 0-based line index in the bank file)."""
+    lock = (c.banks / "slugs.lock").read_text(encoding="utf-8")
+    first_bank = sorted(p for p in c.banks.glob("*.txt") if ".en." not in p.name)[0]
+    bank_id = first_bank.name[:-4]
+    lines = first_bank.read_text(encoding="utf-8").split("\n")
+    questions = [i for i, line in enumerate(lines) if line.startswith("Q:")]
+    qi = questions[len(questions) // 2]
+    question = lines[qi][2:].strip()
+    slug = next(
+        line.split("\t")[0].split("/", 1)[1]
+        for line in lock.split("\n")
+        if line.startswith(f"{bank_id}/") and line.endswith("\t" + question)
+    )
+    return bank_id, slug, qi + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Lighthouse (the quality checks run it in tests; here: four pages at the smallest size)
+
+
+def run_lighthouse(row: Row) -> None:
+    """LIGHTHOUSE HOOK: the four category scores of the home page and a question page in both languages."""
+    if not LIGHTHOUSE.exists():
+        return
+    c = row.corpus
+    bank, slug = question_pages(c)[0]
+    env = dict(os.environ, CHROME_PATH=CHROMIUM)
+    with logging_server(c.work / "site") as (base, _log):
+        pages = {
+            "zh home": base,
+            "zh question": f"{base}{bank}/{slug}/",
+            "en home": f"{base}en/",
+            "en question": f"{base}en/{bank}/{slug}/",
+        }
+        for name, url in pages.items():
+            proc = subprocess.run(
+                [
+                    str(LIGHTHOUSE),
+                    url,
+                    "--quiet",
+                    "--output=json",
+                    "--output-path=stdout",
+                    "--form-factor=mobile",
+                    "--only-categories=performance,accessibility,best-practices,seo",
+                    "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+                ],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=False,
+                timeout=240,
+            )
+            if proc.returncode != 0:
+                print(f"bench: lighthouse failed on {url}: {proc.stderr[-500:]}", file=sys.stderr)
+                continue
+            report = json.loads(proc.stdout)
+            row.lighthouse[name] = {k: round((v.get("score") or 0) * 100) for k, v in report["categories"].items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# the report
+
+
+def _kb(n: float) -> str:
+    return f"{n / 1000:.1f}"
+
+
+def _pair(p: tuple[int, int]) -> str:
+    return f"{_kb(p[1])} ({_kb(p[0])})"
+
+
+def table(rows: list[Row]) -> list[str]:
+    head = "| | " + " | ".join(f"{r.corpus.label} {r.corpus.questions:,}" for r in rows) + " |"
+    lines = [head, "|---|" + "---:|" * len(rows)]
+
+    def add(name: str, fn: Callable[[Row], str]) -> None:
+        cells = []
+        for r in rows:
+            try:
+                cells.append(fn(r))
+            except (KeyError, IndexError, TypeError, ValueError):
+                cells.append("–")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+
+    add("questions", lambda r: f"{r.corpus.questions:,}")
+    add("banks", lambda r: str(len([p for p in r.corpus.banks.glob("*.txt") if ".en." not in p.name])))
+    add("HTML pages (both languages)", lambda r: f"{r.pages:,}")
+    add("generator s, cold: into an empty docs/", lambda r: f"{r.gen:.2f}")
+    add("generator s, warm: docs/ of the same input there", lambda r: f"{r.gen_warm:.2f}")
+    add("· I/O floor: just creating the same files s", lambda r: f"{r.io_floor:.2f}")
+    add(
+        "· warm phases: parse / enrich / render / write s",
+        lambda r: " / ".join(f"{r.gen_phases[k]:.2f}" for k in ("parse", "enrich", "render", "write")),
+    )
+    add("full site build s", lambda r: f"{r.full:.1f}")
+    add("floor: same build, generation skipped s", lambda r: f"{r.floor:.1f}")
+    add("ratio full / floor", lambda r: f"{r.full / r.floor:.3f}")
+    add("· Pagefind alone s (in both)", lambda r: f"{r.pagefind:.1f}")
+    add(
+        "· ours, full build only: site check / Anki+CSV s",
+        lambda r: f"{r.post_build['check']:.1f} / {r.post_build['downloads']:.1f}",
+    )
+    add("build runs (each)", lambda r: str(len(r.full_runs)))
+    add("peak memory MB (full / floor)", lambda r: f"{r.peak_mb:.0f} / {r.floor_peak_mb:.0f}")
+    add("question page HTML KB: median", lambda r: _kb(r.page_median))
+    add("question page HTML KB: largest (gzip)", lambda r: f"{_kb(r.page_max)} ({_kb(r.page_max_gz)})")
+    add("· its sidebar nav KB (links)", lambda r: f"{_kb(r.nav[0])} ({r.nav[1]})")
+    add("first question of the first bank KB zh / en", lambda r: f"{_kb(r.same_page['zh'])} / {_kb(r.same_page['en'])}")
+    add("site on disk MB", lambda r: f"{r.site_mb:.1f}")
+    for lang in ("zh", "en"):
+        add(f"search {lang}: mode", lambda r, lang=lang: r.search[lang]["mode"])
+        add(f"search {lang}: KB on page load gzip (raw)", lambda r, lang=lang: _pair(r.search[lang]["load"]))
+        add(
+            f"search {lang}: KB before first result gzip (raw)",
+            lambda r, lang=lang: _pair(r.search[lang]["first_bytes"]),
+        )
+        add(
+            f"search {lang}: KB per later query gzip (raw), median / max",
+            lambda r, lang=lang: (
+                _pair(r.search[lang]["later_bytes"]) + " / " + _pair(r.search[lang]["later_bytes_max"])
+            ),
+        )
+        add(f"search {lang}: first result ms", lambda r, lang=lang: f"{r.search[lang]['first_ms']:.0f}")
+        add(
+            f"search {lang}: later results ms, median / max",
+            lambda r, lang=lang: f"{r.search[lang]['later_ms']:.0f} / {r.search[lang]['later_ms_max']:.0f}",
+        )
+    add("rebuild after one edit s: `mkdocs serve`", lambda r: f"{r.rebuild['serve']:.1f}")
+    add("rebuild after one edit s: `mkdocs serve --dirty`", lambda r: f"{r.rebuild['dirty']:.1f}")
+    for page in ("zh home", "zh question", "en home", "en question"):
+        add(
+            f"Lighthouse mobile {page} (perf/a11y/best/SEO)",
+            lambda r, page=page: "/".join(
+                str(r.lighthouse[page][k]) for k in ("performance", "accessibility", "best-practices", "seo")
+            ),
+        )
+    return lines
+
+
+def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
+    """(passed, description); passed None = not measured."""
+    syn = {r.corpus.questions: r for r in rows if r.corpus.label == "syn"}
+    out: list[tuple[bool | None, str]] = []
+
+    def check(cond: Callable[[], bool], text: Callable[[], str], what: str) -> None:
+        try:
+            out.append((cond(), f"{what}: {text()}"))
+        except (KeyError, ZeroDivisionError, TypeError, AttributeError):
+            out.append((None, f"{what}: not measured"))
+
+    big, mid, small = syn.get(5000), syn.get(500), syn.get(14)
+    check(lambda: big.gen < 2.0, lambda: f"{big.gen:.2f} s", "generator < 2 s at 5,000 questions, cold")  # type: ignore[union-attr]
+    check(
+        lambda: big.gen_warm < 2.0,  # type: ignore[union-attr]
+        lambda: f"{big.gen_warm:.2f} s",  # type: ignore[union-attr]
+        "generator < 2 s at 5,000 questions, warm",
+    )
+    check(
+        lambda: all(b / 5000 <= 1.5 * m / 500 for b, m in ((big.gen, mid.gen), (big.gen_warm, mid.gen_warm))),  # type: ignore[union-attr]
+        lambda: (
+            f"cold {big.gen / 5:.2f} vs {mid.gen / 0.5:.2f} ms/question at 5,000 vs 500, "  # type: ignore[union-attr]
+            f"warm {big.gen_warm / 5:.2f} vs {mid.gen_warm / 0.5:.2f} (linear: at most 1.5x)"
+        ),  # type: ignore[union-attr]
+        "generator grows linearly",
+    )
+    for r in rows:
+        check(
+            lambda r=r: r.full <= 1.10 * r.floor,
+            lambda r=r: f"{r.full:.1f} s vs floor {r.floor:.1f} s = {r.full / r.floor:.3f}x",
+            f"full build <= 1.10 x floor ({r.corpus.label} {r.corpus.questions:,})",
+        )
+    check(lambda: big.page_max <= 60_000, lambda: f"{_kb(big.page_max)} KB", "largest question page <= 60 KB at 5,000")  # type: ignore[union-attr]
+    check(
+        lambda: big.page_max <= 1.10 * small.page_max,  # type: ignore[union-attr]
+        lambda: (
+            f"{_kb(big.page_max)} KB vs {_kb(small.page_max)} KB at 14 "  # type: ignore[union-attr]
+            f"(+{(big.page_max / small.page_max - 1) * 100:.1f} %)"
+        ),  # type: ignore[union-attr]
+        "largest question page <= 10 % above its size at 14",
+    )
+    for lang in ("zh", "en"):
+        s = (big.search or {}).get(lang) if big else None
+        check(
+            lambda s=s: s["load"][1] == 0,
+            lambda s=s: f"{_kb(s['load'][1])} KB",
+            f"search {lang}: no bytes on page load",
+        )  # type: ignore[index]
+        check(
+            lambda s=s: s["first_bytes"][1] <= 300_000,  # type: ignore[index]
+            lambda s=s: f"{_kb(s['first_bytes'][1])} KB gzip",  # type: ignore[index]
+            f"search {lang}: <= 300 KB before the first result",
+        )
+        check(
+            lambda s=s: s["first_ms"] <= 1000,
+            lambda s=s: f"{s['first_ms']:.0f} ms",
+            f"search {lang}: first result <= 1 s",
+        )  # type: ignore[index]
+        check(
+            lambda s=s: s["later_ms"] <= 150,  # type: ignore[index]
+            lambda s=s: f"median {s['later_ms']:.0f} ms, max {s['later_ms_max']:.0f} ms",  # type: ignore[index]
+            f"search {lang}: later results <= 150 ms",
+        )
+    check(
+        lambda: min(mid.rebuild.values()) <= 3.0,  # type: ignore[union-attr]
+        lambda: ", ".join(f"{k}: {v:.1f} s" for k, v in mid.rebuild.items()),  # type: ignore[union-attr]
+        "rebuild after one edit <= 3 s at 500 (best serve mode)",
+    )
+    return out
+
+
+def plot(rows: list[Row]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    syn = sorted((r for r in rows if r.corpus.label == "syn" and r.full), key=lambda r: r.corpus.questions)
+    if len(syn) < 2:
+        return
+    x = [r.corpus.questions for r in syn]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4), dpi=110)
+    a.plot(x, [r.full for r in syn], "o-", label="full site build")
+    a.plot(x, [r.floor for r in syn], "s--", label="floor (MkDocs + Pagefind, no generation)")
+    a.plot(x, [r.gen for r in syn], "^-", label="generator")
+    a.set_xscale("log")
+    a.set_yscale("log")
+    a.set_xlabel("questions")
+    a.set_ylabel("seconds")
+    a.set_title("Build time")
+    a.grid(True, which="both", alpha=0.3)
+    a.legend(fontsize=8)
+    b.plot(x, [r.page_max / 1000 for r in syn], "o-", label="largest question page")
+    b.plot(x, [r.page_median / 1000 for r in syn], "s--", label="median question page")
+    b.axhline(60, color="grey", lw=0.8, ls=":", label="target 60 KB")
+    b.set_xscale("log")
+    b.set_ylim(0, max(70, max(r.page_max for r in syn) / 1000 * 1.15))
+    b.set_xlabel("questions")
+    b.set_ylabel("KB (HTML, uncompressed)")
+    b.set_title("Question page size")
+    b.grid(True, which="both", alpha=0.3)
+    b.legend(fontsize=8)
+    fig.tight_layout()
+    PLOT.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(PLOT)
+    plt.close(fig)
+
+
+def machine() -> str:
+    cpu = ""
+    with contextlib.suppress(OSError):
+        cpu = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().split("\n")
+                if line.startswith("model name")
+            ),
+            "",
+        )
+    from importlib.metadata import version
+
+    return (
+        f"{os.cpu_count()} cores ({cpu or platform.machine()}), Python {platform.python_version()}, "
+        f"mkdocs {version('mkdocs')}, mkdocs-material {version('mkdocs-material')}, "
+        f"load average at start {os.getloadavg()[0]:.1f}"
+    )
+
+
+def report(rows: list[Row], notes: list[str], load_at_start: str) -> str:
+    lines = table(rows)
+    results = targets(rows)
+    mark = {True: "PASS", False: "FAIL", None: "n/a "}
+    text = ["## Results", "", *lines, "", "## Targets (issue 8)", ""]
+    text += [f"- **{mark[ok].strip()}** {desc}" for ok, desc in results]
+    text += ["", "## Where the gaps come from (measured in this run)", ""]
+    text += [f"- {n}" for n in explain(rows)]
+    text += ["", "## How it was measured", "", *[f"- {n}" for n in notes], f"- Machine: {load_at_start}.", ""]
+    return "\n".join(text)
+
+
+def explain(rows: list[Row]) -> list[str]:
+    """Measured reasons behind the numbers, computed from this run (no hand-written results)."""
+    out = []
+    syn = {r.corpus.questions: r for r in rows if r.corpus.label == "syn" and r.full}
+    big = syn.get(max(syn)) if syn else None
+    if big is not None:
+        n = big.corpus.questions
+        out.append(
+            f"Generator at {n:,}: cold {big.gen:.2f} s, of which creating the {big.pages // 2:,}-odd Markdown "
+            f"files alone (no logic) takes {big.io_floor:.2f} s on this disk; warm (docs/ already holds the same "
+            f"output, as in every local rebuild) {big.gen_warm:.2f} s: unchanged files are hard-linked, not "
+            "rewritten. Warm phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in big.gen_phases.items()) + "."
+        )
+        ours = big.full - big.floor
+        out.append(
+            f"Full build minus floor at {n:,}: {ours:.1f} s = our generation (~{big.gen_warm:.1f}-{big.gen:.1f} s) "
+            + (
+                f"+ the built-site check ({big.post_build['check']:.1f} s) + Anki/CSV downloads "
+                f"({big.post_build['downloads']:.1f} s, in-process) "
+                if big.post_build
+                else ""
+            )
+            + f"+ noise. The floor itself: MkDocs renders {big.pages:,} pages twice over (zh, en), Pagefind "
+            f"{big.pagefind:.1f} s, Material's search plugin (jieba-segmented search_index.json) and the offline "
+            "files are in it."
+        )
+        navs = ", ".join(
+            f"{r.corpus.questions:,}: {_kb(r.nav[0])} KB / {r.nav[1]} links"
+            for r in sorted(syn.values(), key=lambda r: r.corpus.questions)
+        )
+        per_link = big.nav[0] / big.nav[1] if big.nav[1] else 0
+        out.append(
+            f"Question-page size is the sidebar: Material writes the navigation into every page, pruned to "
+            f"all banks plus the current bank's questions (~{per_link:.0f} bytes a link). Largest page's nav "
+            f"by size: {navs}. A page that must not grow with the corpus needs a nav that does not: e.g. "
+            "questions listed on their bank page only (the pager and search move between them), and banks "
+            "grouped in sections of ~10."
+        )
+        for lang in ("zh", "en"):
+            srch = big.search.get(lang)
+            if srch and srch["load"][1]:
+                out.append(
+                    f"Search ({lang}): {_kb(srch['load'][1])} KB gzip of search files on every page load "
+                    f"(mode {srch['mode']}): the header search still loads Material's whole lunr index up "
+                    "front; Pagefind (already built into every site, /pagefind/) fetches nothing until a query."
+                )
+    mid = syn.get(500)
+    if mid is not None and mid.rebuild:
+        out.append(
+            "Rebuild under `mkdocs serve` at 500: "
+            + ", ".join(f"{k} {v:.1f} s" for k, v in mid.rebuild.items())
+            + f". Every rebuild also re-runs the post-build steps over the whole site (Pagefind alone "
+            f"{mid.pagefind:.1f} s here, the offline files, Anki decks), which `--dirty` does not shorten."
+        )
+    return out
+
+
+def update_readme(table_lines: list[str]) -> None:
+    text = README.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return
+    start = text.index(README_START) + len(README_START)
+    end = text.index(README_END)
+    README.write_text(text[:start] + "\n\n" + "\n".join(table_lines) + "\n\n" + text[end:], encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="14,500,5000", help="synthetic corpus sizes (default 14,500,5000)")
+    parser.add_argument("--no-seed", action="store_true", help="leave out the seed bank")
+    parser.add_argument("--skip", default="", help="comma list of parts to skip: search,rebuild,lighthouse,build")
+    parser.add_argument("--no-write", action="store_true", help="do not write bench/results.md, plot, README")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    skip = set(filter(None, args.skip.split(",")))
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    load_at_start = machine()
+    started = time.perf_counter()
+    OUT.mkdir(parents=True, exist_ok=True)
+    corpora = ([] if args.no_seed else [("seed", 14)]) + [("syn", n) for n in sizes]
+    rows: list[Row] = []
+    for label, n in corpora:
+        c = make_corpus(label, n)
+        row = Row(c)
+        rows.append(row)
+        print(f"bench: {label} {c.questions:,} questions", flush=True)
+        row.gen, row.gen_warm, row.gen_phases, row.io_floor = time_generator(c, GEN_RUNS.get(n, 3))
+        print(
+            f"  generator cold {row.gen:.3f} s, warm {row.gen_warm:.3f} s, I/O floor {row.io_floor:.3f} s, "
+            f"phases {row.gen_phases}",
+            flush=True,
+        )
+        if "build" in skip:
+            continue
+        env = prepare_work(c.banks, c.work)
+        runs = BUILD_RUNS.get(n, 1)
+        full, floor, peak, floor_peak = [], [], [], []
+        # The floor needs docs/ generated: the same generate() the hook calls, run here. Then floor and
+        # full alternate, a full build last, so the site measured below is a full build's.
+        studybuild.generate(c.banks, c.work / "docs")
+        for _ in range(runs):
+            s, m = run_build(c, env, skip_generate=True)
+            floor.append(s)
+            floor_peak.append(m)
+            s, m = run_build(c, env, skip_generate=False)
+            full.append(s)
+            peak.append(m)
+        row.full_runs, row.floor_runs = full, floor
+        row.full, row.floor = statistics.median(full), statistics.median(floor)
+        row.peak_mb, row.floor_peak_mb = max(peak), max(floor_peak)
+        row.pagefind = time_pagefind(c.work / "site")
+        row.post_build = time_our_post_build(c)
+        site_stats(row)
+        print(
+            f"  full {row.full:.1f} s (runs {[round(x, 1) for x in full]}), floor {row.floor:.1f} s "
+            f"(runs {[round(x, 1) for x in floor]}), pagefind {row.pagefind:.1f} s, peak {row.peak_mb:.0f} MB, "
+            f"pages {row.pages}, question page median {row.page_median} max {row.page_max}",
+            flush=True,
+        )
+        if "rebuild" not in skip and label == "syn" and n <= 500:
+            row.rebuild["serve"] = measure_rebuild(row, env, dirty=False)
+            row.rebuild["dirty"] = measure_rebuild(row, env, dirty=True)
+            print(f"  rebuild {row.rebuild}", flush=True)
+        if "lighthouse" not in skip and label == "seed":
+            run_lighthouse(row)
+            print(f"  lighthouse {row.lighthouse}", flush=True)
+    if "search" not in skip and "build" not in skip:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for row in rows:
+                measure_search(row, browser)
+                print(f"  search {row.corpus.label} {row.corpus.questions}: {row.search}", flush=True)
+            browser.close()
+    elapsed = time.perf_counter() - started
+    notes = [
+        "Generator: `studysite.build.generate()` in-process (parse + enrich + render + write to a fresh folder), "
+        f"median of {GEN_RUNS} runs by size; the phases are the same functions timed one by one.",
+        "Full build: `mkdocs build --strict` of the bilingual site in a work folder prepared by "
+        "`tests/sitekit.prepare_work` (STUDYSITE_BANKS set), i.e. what `make site` runs: our generation of docs/, "
+        "the Chinese and English MkDocs builds, then the hook's post-build steps: the check of the built site "
+        "against the banks, the Anki/CSV downloads, Pagefind over both languages, the sitemap and the offline "
+        "files. Floor: the same command on the same, already generated docs/ with STUDYSITE_SKIP_GENERATE=1: "
+        "the hook then skips the generation and the two steps that need its result (the check and the "
+        "downloads); MkDocs (both languages, theme, nav, tags, Material's search plugin), Pagefind, the "
+        "sitemap and the offline files are in both. "
+        f"Floor and full runs alternate (docs/ generated in-process first); medians of {BUILD_RUNS} runs by size. "
+        "The two excluded steps are also timed in-process ('ours, full build only').",
+        "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
+        "Page sizes: every question page's index.html in both languages; 'largest' is the biggest of them. "
+        "The synthetic corpora share their first 14 questions, so 'first question of syn-001' is the same "
+        "content at every size (its growth is navigation and links).",
+        "Search: chromium (Debian, headless) against a local static server that logs every file sent; "
+        "gzip = the size GitHub Pages would send (text types gzip-compressed at level 6; Pagefind's index "
+        "files are compressed already). 'On page load' counts search requests during load and 1.5 s after. "
+        f"First query: median of {SEARCH_FIRST_RUNS}, each in a fresh browser context (empty cache). "
+        "Later queries: each a new term, in the same page. Time = keyup to the first visible result "
+        "element (header search UI, mode 'ui') or, when the UI does not show results, Pagefind's own API "
+        "(`import('/pagefind/pagefind.js')`, `search()`, first result's `data()`; mode 'api').",
+        "Rebuild: `mkdocs serve` and `mkdocs serve --dirty` in the work folder; time from saving the bank file "
+        "(written in place) with "
+        "one answer line changed until the question page is served with the change "
+        f"(polled every 50 ms); median of {REBUILD_RUNS} edits.",
+        "Lighthouse 12 (mobile, default throttling) on the seed site: home and a question page, both languages.",
+        f"`make bench` took {elapsed / 60:.1f} min.",
+    ]
+    md = report(rows, notes, load_at_start)
+    print()
+    print(md)
+    if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(
+            "# Benchmark: 14 to 5,000 questions\n\nWritten by `make bench` (scripts/bench.py).\n\n"
+            + md
+            + "\n![Build time and question-page size against question count](plot.png)\n",
+            encoding="utf-8",
+        )
+        plot(rows)
+        update_readme(table(rows))
+        print(f"bench: wrote {RESULTS.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""`make pdf`: print each bank's print edition in each language to an A4 PDF (site/downloads/*.pdf)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from studysite.pdf import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], ROOT))

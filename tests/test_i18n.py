@@ -1,0 +1,92 @@
+"""Both languages are first-class: switcher stays on the question, each page speaks its own language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.sitekit import ARTIFACTS
+
+QUESTIONS = [
+    "ai-infra-3/two-batch-overlap/",
+    "ai-infra-3/communication-primitives-nccl/",
+    "ai-infra-3/porting-operators-ampere-architecture-hopper-architecture/",
+]
+CJK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")
+
+
+def _switch(page: object, to: str) -> None:
+    page.click(".md-header__option .md-select button")  # type: ignore[attr-defined]
+    page.click(f'.md-select__link[hreflang="{to}"]')  # type: ignore[attr-defined]
+    page.wait_for_load_state()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("path", QUESTIONS)
+def test_switcher_lands_on_the_same_question(browser: object, seed_url: str, path: str) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(seed_url + path)
+    zh_title = page.inner_text("article h1")
+    _switch(page, "en")
+    assert page.url == seed_url + "en/" + path
+    assert page.evaluate("document.documentElement.lang") == "en"
+    en_title = page.inner_text("article h1")
+    assert en_title != zh_title and not CJK.search(en_title)
+    _switch(page, "zh")
+    assert page.url == seed_url + path
+    assert page.inner_text("article h1") == zh_title
+    page.close()
+
+
+@pytest.mark.parametrize("path", ["", *QUESTIONS, "ai-infra-3/", "tags/"])
+def test_english_pages_show_no_chinese_ui_text(browser: object, seed_url: str, path: str) -> None:
+    """Outside elements marked lang="zh" (the switcher's '中文'), an English page has no Chinese."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(seed_url + "en/" + path)
+    text = page.evaluate(
+        """() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const out = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (el.closest('[lang^="zh"], script, style')) continue;
+          out.push(n.textContent);
+        }
+        // attributes a reader meets: tooltips, labels, placeholders
+        for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+          // glossary tooltips name the term in the other language on purpose
+          if (el.closest('[lang^="zh"]') || el.matches('abbr.qa-term')) continue;
+          out.push(el.getAttribute('title') || '', el.getAttribute('aria-label') || '', el.getAttribute('placeholder') || '');
+        }
+        return out.join(' ');
+    }"""
+    )
+    found = CJK.findall(text)
+    assert not found, f"Chinese text on /en/{path}: {''.join(found)[:80]}"
+    page.close()
+
+
+def test_hreflang_alternates_are_absolute_and_per_page(seed_site: Path) -> None:
+    html = (seed_site / "en" / QUESTIONS[0] / "index.html").read_text(encoding="utf-8")
+    links = dict(
+        re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([^"]+)"', html)[i][::-1] for i in range(3)
+    )
+    assert links["zh"] == "http://127.0.0.1:8000/" + QUESTIONS[0]
+    assert links["en"] == "http://127.0.0.1:8000/en/" + QUESTIONS[0]
+    assert links["x-default"] == links["zh"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_question_page_screenshots(browser: object, seed_url: str, lang: str, scheme: str, width: int) -> None:
+    """Screenshots to look at (tests/artifacts/); the assertion is that nothing overflows horizontally."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)  # type: ignore[attr-defined]
+    prefix = "" if lang == "zh" else "en/"
+    page.goto(seed_url + prefix + QUESTIONS[2])
+    page.screenshot(path=str(ARTIFACTS / f"question-{lang}-{scheme}-{width}.png"), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    page.close()

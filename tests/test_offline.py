@@ -1,0 +1,430 @@
+"""Offline reading: after one visit the site works with no network (search too), a new build replaces the
+old copy whole, and the downloadable zip reads from file:// with working links."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import http.server
+import json
+import posixpath
+import re
+import shutil
+import threading
+import time
+import zipfile
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from studysite import offline
+from tests.sitekit import ARTIFACTS, build_site, copy_banks
+
+Q_FIRST = "ai-infra-3/two-batch-overlap/"
+Q_OTHER = "ai-infra-3/communication-primitives-nccl/"
+Q_SEARCHED = "ai-infra-3/small-data-scenarios-advantages-nvshmem-read/"
+SEARCH_TERM = "NVSHMEM"
+WAIT_MS = 30_000
+
+
+# --- the service worker -------------------------------------------------------------------------------
+
+
+def test_site_works_offline_after_one_visit(seed_site: Path, browser: object) -> None:
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site) as server:
+        page.goto(server.url)
+        page.goto(server.url + Q_FIRST)
+        _wait_until_controlled(page)
+        assert _cache_names(page) == [_cache_name(seed_site)]
+    # The server is gone and the browser is offline: nothing can come from the network.
+    ctx.set_offline(True)
+
+    page.goto(server.url + Q_OTHER)
+    assert page.inner_text("article h1") == _h1(seed_site / Q_OTHER)
+    page.goto(server.url + "en/" + Q_OTHER)
+    assert page.inner_text("article h1") == _h1(seed_site / "en" / Q_OTHER)
+    page.goto(server.url + "ai-infra-3/")
+    page.click(f'article a[href="{Q_SEARCHED.split("/")[1]}/"]')
+    page.wait_for_load_state()
+    assert page.url == server.url + Q_SEARCHED
+
+    # Search, offline, in each language, as a reader does: "/", type, click the result.
+    for prefix in ("", "en/"):
+        page.goto(server.url + prefix + Q_OTHER)
+        page.keyboard.press("/")
+        page.keyboard.type(SEARCH_TERM)
+        page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
+        results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.href)")
+        target = server.url + prefix + Q_SEARCHED
+        assert target in results, results
+        with page.expect_navigation():
+            page.click(f'.md-search-result__link[href="{_href_of(results, target, page)}"]')
+        assert page.url == target
+        assert page.inner_text("article h1") == _h1(seed_site / prefix / Q_SEARCHED)
+
+    # A page this build does not have: a notice in the page's language, not the browser's error page.
+    response = page.goto(server.url + "en/no-such-page/")
+    assert response is not None and response.status == 503
+    assert "not saved for offline reading" in page.inner_text("body")
+    page.goto(server.url + "no-such-page/")
+    assert "还没有离线保存" in page.inner_text("body")
+    ctx.close()
+
+
+def test_a_new_build_replaces_the_old_cache(seed_site: Path, browser: object, tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    bank = banks / "ai-infra-3.txt"
+    new_line = "离线副本测试：这一句只在第二次构建里。"
+    text = bank.read_text(encoding="utf-8")
+    answer = re.search(r"^Q: .*\n(.*)\n", text, re.MULTILINE)  # the first answer's first line
+    assert answer is not None
+    bank.write_text(text[: answer.end(1)] + new_line + text[answer.end(1) :], encoding="utf-8")
+    second = build_site(banks, tmp_path / "second")
+    changed = _page_with(second, new_line)
+    v1, v2 = _version(seed_site), _version(second)
+    assert v1 != v2
+
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site) as server:
+        page.goto(server.url)
+        page.goto(server.url + changed)
+        _wait_until_controlled(page)
+        assert _cache_names(page) == ["qa-offline-" + v1]
+        assert new_line not in page.inner_text("article")
+
+        server.directory = second  # the deploy: same address, new files
+        page.reload()
+        _poll(
+            page, "async (want) => JSON.stringify(await caches.keys()) === JSON.stringify([want])", "qa-offline-" + v2
+        )
+        # Every byte in the new cache is the second build's, file for file.
+        stored = page.evaluate(_CACHE_DIGESTS, "qa-offline-" + v2)
+        assert stored, "empty cache"
+        for url, digest in stored.items():
+            assert digest == _sha(second / _file_of(server.path(url))), url
+    ctx.set_offline(True)
+    page.goto(server.url + changed)
+    assert new_line in page.inner_text("article")
+    ctx.close()
+
+
+def test_pages_beyond_the_budget_are_kept_once_visited(seed_site: Path, browser: object, tmp_path: Path) -> None:
+    """A big site precaches shell, search and the pages that fit; the others are saved as they are read."""
+    site = tmp_path / "site"
+    shutil.copytree(seed_site, site)
+    sw = site / "sw.js"
+    budget = sum(f[1] for f in _manifest(site)["files"] if f[3] == "page" and f[4] == "zh" and f[0].count("/") < 2)
+    sw.write_text(
+        re.sub(r"const PAGE_BUDGET = [^;]+;", f"const PAGE_BUDGET = {budget};", sw.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(site) as server:
+        page.goto(server.url)
+        _wait_until_controlled(page)
+        page.goto(server.url + Q_FIRST)  # read online: beyond the budget, kept now
+        _poll(page, "async (u) => !!(await caches.match(u))", server.url + Q_FIRST)
+        names = page.evaluate("async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)", _cache_name(site))
+    assert server.url + "ai-infra-3/" in names  # bank page: within the budget
+    assert server.url + Q_OTHER not in names  # question never read: beyond it
+    assert not [u for u in names if u.endswith(".map")]
+    ctx.set_offline(True)
+    page.goto(server.url + Q_FIRST)
+    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    page.goto(server.url + Q_OTHER)
+    assert "还没有离线保存" in page.inner_text("body")
+    ctx.close()
+
+
+def test_manifest_lists_every_file_with_its_hash(seed_site: Path) -> None:
+    manifest = _manifest(seed_site)
+    listed = {row[0]: row for row in manifest["files"]}
+    on_disk = [
+        p.relative_to(seed_site).as_posix()
+        for p in seed_site.rglob("*")
+        if p.is_file() and p.name not in ("sw.js", "offline-manifest.json") and "downloads" not in p.parts
+    ]
+    assert len(listed) == len(manifest["files"]) == len(on_disk)
+    for path in on_disk:
+        url = re.sub(r"(^|/)index\.html$", r"\1", path)
+        _, size, digest, kind, lang = listed[url]
+        data = (seed_site / path).read_bytes()
+        assert (size, digest) == (len(data), hashlib.sha256(data).hexdigest()[:16]), path
+        if path.endswith(".html"):
+            assert (kind, lang) == ("page", "en" if path.startswith("en/") else "zh"), path
+        if path.endswith(".map"):
+            assert kind == "visit", path
+    assert not (seed_site / "en" / "sw.js").exists()
+    # Every themed page registers the one worker at the site root (404 pages: from the server root).
+    themed = [p for p in seed_site.rglob("*.html") if 'id="__config"' in p.read_text(encoding="utf-8")]
+    assert len(themed) > 30
+    for page in themed:
+        m = re.search(r'<script src="[^"]*assets/qa/offline\.js" data-qa-sw="([^"]+)" defer>', page.read_text("utf-8"))
+        assert m is not None, page
+        where = "/" + page.relative_to(seed_site).as_posix()
+        assert posixpath.normpath(posixpath.join(posixpath.dirname(where), m.group(1))) == "/sw.js", page
+    worker = (seed_site / "sw.js").read_text(encoding="utf-8")
+    assert f'const VERSION = "{manifest["version"]}";' in worker
+    assert "__QA_OFFLINE" not in worker
+
+
+def test_offline_files_are_deterministic_and_follow_the_content(seed_site: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(seed_site, site)
+    outputs = ("offline-manifest.json", "sw.js", offline.ZIP_PATH)
+    assert offline.refresh_offline(site) == _version(seed_site)
+    for name in outputs:
+        assert (site / name).read_bytes() == (seed_site / name).read_bytes(), name
+    page = site / Q_OTHER / "index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</article>", "<p>changed</p></article>"), "utf-8")
+    assert offline.refresh_offline(site) != _version(seed_site)
+    for name in outputs:
+        assert (site / name).read_bytes() != (seed_site / name).read_bytes(), name
+
+
+# --- the zip ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def unzipped(seed_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("zip")
+    with zipfile.ZipFile(seed_site / offline.ZIP_PATH) as zf:
+        zf.extractall(out)
+    return out / offline.ZIP_FOLDER
+
+
+def test_zip_holds_both_languages_in_one_folder(seed_site: Path) -> None:
+    with zipfile.ZipFile(seed_site / offline.ZIP_PATH) as zf:
+        names = zf.namelist()
+        assert names == sorted(names)
+        assert {n.split("/")[0] for n in names} == {offline.ZIP_FOLDER}
+        assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in zf.infolist())
+    inside = {n.split("/", 1)[1] for n in names}
+    assert offline.ZIP_PATH not in inside and "sw.js" not in inside
+    with zipfile.ZipFile(seed_site / offline.ZIP_PATH) as zf:
+        for name in names:
+            if name.endswith(".html"):
+                assert b"offline.js" not in zf.read(name), name  # no service worker in the copy
+    pages = {p.relative_to(seed_site).as_posix() for p in seed_site.rglob("*.html") if p.name != "404.html"}
+    assert pages <= inside
+    assert {"index.html", "en/index.html", Q_FIRST + "index.html", "en/" + Q_FIRST + "index.html"} <= inside
+
+
+def test_every_link_in_the_zip_resolves_to_a_file_in_it(unzipped: Path) -> None:
+    files = {p.relative_to(unzipped).as_posix() for p in unzipped.rglob("*") if p.is_file()}
+    broken, checked = [], 0
+    for name in sorted(f for f in files if f.endswith(".html")):
+        for tag, attr, url in _links((unzipped / name).read_text(encoding="utf-8")):
+            if re.match(r"[a-z][a-z0-9+.-]*:", url, re.IGNORECASE) or url.startswith("#"):
+                continue
+            checked += 1
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), re.split(r"[?#]", url)[0]))
+            if target not in files:
+                broken.append(f"{name}: <{tag} {attr}={url!r}>")
+    assert checked > 1000
+    assert not broken, "\n".join(broken[:30])
+
+
+def test_zip_reads_from_file_urls(unzipped: Path, browser: object) -> None:
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(e.stack or str(e)))
+    home = (unzipped / "index.html").as_uri()
+    page.goto(home)
+    notice = page.inner_text(".qa-zip-notice")
+    assert offline.SERVE_COMMAND in notice and "http://127.0.0.1:8000/" in notice
+    assert page.locator(".qa-download").count() == 0
+    # home -> bank -> question, by clicking
+    page.click('article a[href="ai-infra-3/index.html"]')
+    page.wait_for_load_state()
+    assert page.url == (unzipped / "ai-infra-3" / "index.html").as_uri()
+    assert page.inner_text("article h1") == _h1(unzipped / "ai-infra-3")
+    page.click(f'article a[href="{Q_OTHER.split("/")[1]}/index.html"]')
+    page.wait_for_load_state()
+    assert page.inner_text("article h1") == _h1(unzipped / Q_OTHER)
+    # the next-question link, the language switcher, the logo back home
+    page.click(".qa-pager__next")
+    page.wait_for_load_state()
+    assert page.url.endswith("/index.html") and page.url != (unzipped / Q_OTHER / "index.html").as_uri()
+    here = page.url[len(unzipped.as_uri()) + 1 :]
+    page.click(".md-header__option .md-select button")
+    page.click('.md-select__link[hreflang="en"]')
+    page.wait_for_load_state()
+    assert page.url == (unzipped / "en" / here).as_uri()
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.click(".md-header__button.md-logo")
+    page.wait_for_load_state()
+    assert page.url == (unzipped / "en" / "index.html").as_uri()
+    assert "python3 -m http.server" in page.inner_text(".qa-zip-notice")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_screenshots_of_the_zip_home_pages(unzipped: Path, seed_site: Path, seed_url: str, browser: object) -> None:
+    """For a person to look at: the notice on the zip's home pages (phone and desktop, light and dark),
+    and the offline section of the site's own home pages."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        page.goto(seed_url + prefix + "#offline")
+        link = page.locator(".qa-download a[download]")
+        assert link.get_attribute("href") == ("" if lang == "zh" else "../") + offline.ZIP_PATH
+        size = (seed_site / offline.ZIP_PATH).stat().st_size
+        assert f"{size / 2**20:.1f} MB" in page.inner_text(".qa-download")
+        box = page.locator(".qa-download").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
+        top = page.locator("#offline").bounding_box()
+        assert top is not None
+        page.screenshot(
+            path=str(ARTIFACTS / f"offline-site-home-{lang}-phone-light.png"),
+            full_page=True,
+            clip={"x": 0, "y": top["y"] + page.evaluate("scrollY") - 16, "width": 390, "height": 260},
+        )
+        ctx.close()
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        for name, size, scheme in (("desktop", (1280, 900), "light"), ("phone", (390, 844), "dark")):
+            ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)  # type: ignore[attr-defined]
+            page = ctx.new_page()
+            page.goto((unzipped / prefix / "index.html").as_uri())
+            page.locator(".qa-zip-notice").scroll_into_view_if_needed()
+            box = page.locator(".qa-zip-notice").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+            assert page.evaluate(
+                "(e) => e.scrollWidth <= e.clientWidth", page.locator(".qa-zip-notice").element_handle()
+            )
+            page.screenshot(path=str(ARTIFACTS / f"offline-zip-home-{lang}-{name}-{scheme}.png"))
+            ctx.close()
+
+
+# --- helpers ------------------------------------------------------------------------------------------
+
+
+class _Server:
+    """A local server whose folder can change under the same address (a deploy)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        handler = functools.partial(_Handler, self)
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
+
+    def path(self, url: str) -> str:
+        """A site path as an absolute URL, or an absolute URL as a site path."""
+        return url[len(self.url) :] if url.startswith(self.url) else self.url + url
+
+    def __enter__(self) -> _Server:
+        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, server: _Server, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, directory=str(server.directory), **kwargs)  # type: ignore[arg-type]
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def _wait_until_controlled(page: object) -> None:
+    """The worker installed (everything precached) and took over the page."""
+    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=WAIT_MS)  # type: ignore[attr-defined]
+
+
+def _poll(page: object, predicate: str, arg: object) -> None:
+    """Wait until an async predicate holds (wait_for_function does not await promises)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not page.evaluate(predicate, arg):  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, f"timed out: {predicate}"
+        time.sleep(0.2)
+
+
+def _cache_names(page: object) -> list[str]:
+    return page.evaluate("caches.keys()")  # type: ignore[attr-defined,no-any-return]
+
+
+def _href_of(absolute: list[str], target: str, page: object) -> str:
+    """The href attribute (as written) of the result link that points at `target`."""
+    hrefs = page.evaluate(
+        "() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.getAttribute('href'))"
+    )  # type: ignore[attr-defined]
+    return str(hrefs[absolute.index(target)])
+
+
+_CACHE_DIGESTS = """async (name) => {
+    const cache = await caches.open(name);
+    const out = {};
+    for (const request of await cache.keys()) {
+        const bytes = await (await cache.match(request)).arrayBuffer();
+        const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+        out[request.url] = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    }
+    return out;
+}"""
+
+
+def _file_of(url_path: str) -> str:
+    return url_path + "index.html" if url_path == "" or url_path.endswith("/") else url_path
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _manifest(site: Path) -> dict[str, object]:
+    return json.loads((site / "offline-manifest.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _version(site: Path) -> str:
+    return str(_manifest(site)["version"])
+
+
+def _cache_name(site: Path) -> str:
+    return "qa-offline-" + _version(site)
+
+
+def _h1(folder: Path) -> str:
+    """The text of a built page's <h1>."""
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    m = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.DOTALL)
+    assert m is not None, folder
+    return html.unescape(re.sub(r"<[^>]+>", "", m.group(1))).strip()
+
+
+def _page_with(site: Path, text: str) -> str:
+    """The site path of the one Chinese question page that shows `text`."""
+    hits = [
+        p.parent.relative_to(site).as_posix() + "/"
+        for p in site.glob("ai-infra-3/*/index.html")
+        if p.parent.name != "print" and text in p.read_text(encoding="utf-8")
+    ]
+    assert len(hits) == 1, hits
+    return hits[0]
+
+
+def _links(page: str) -> Iterator[tuple[str, str, str]]:
+    found: list[tuple[str, str, str]] = []
+
+    class _P(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            for attr, value in attrs:
+                if value is not None and (attr, tag) in _LINK_ATTRS:
+                    found.append((tag, attr, value))
+
+    _P().feed(page)
+    yield from found
+
+
+_LINK_ATTRS = {("href", "a"), ("href", "link"), ("src", "script"), ("src", "img"), ("src", "iframe"), ("src", "source")}

@@ -1,0 +1,542 @@
+"""Reliability: nothing lost or invented (verify.py), safe paths, deterministic and atomic builds, clear config errors."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from studysite.build import build_site_model, generate, load_sources
+from studysite.errors import BuildError, Problems
+from studysite.model import BankInfo, Site
+from studysite.parse import parse_text
+from studysite.verify import check_built_site
+from studysite.write import UnsafePath, check_path
+from tests.sitekit import ROOT, SEED, build_site, copy_banks, prepare_work
+
+BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
+
+
+def tree_digest(root: Path) -> str:
+    """One hash over every path and every byte under `root` (symlinks not followed)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        if path.is_file() and not path.is_symlink():
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def differing_files(a: Path, b: Path) -> list[str]:
+    names_a = {p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file()}
+    names_b = {p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file()}
+    out = sorted(names_a ^ names_b)
+    out += sorted(n for n in names_a & names_b if (a / n).read_bytes() != (b / n).read_bytes())
+    return out
+
+
+def seed_model(banks: Path) -> tuple:  # type: ignore[type-arg]
+    problems = Problems()
+    sources = load_sources(banks, problems)
+    site, _ = build_site_model(sources)
+    return sources, site
+
+
+# --- nothing lost, nothing invented ----------------------------------------------------------
+
+
+def _seed_line(needle: str) -> tuple[int, str]:
+    for number, line in enumerate((SEED / "ai-infra-3.txt").read_text(encoding="utf-8").split("\n"), start=1):
+        if needle in line:
+            return number, line
+    raise AssertionError(needle)
+
+
+def _question_page(site_dir: Path, site: Site, text: str, prefix: str = "") -> Path:
+    entry = next(e for e in site.entries.values() if text in e.text["zh"].text)
+    return site_dir / prefix / entry.bank_id / entry.slug / "index.html"
+
+
+@pytest.fixture
+def seed_copy(seed_site: Path, tmp_path: Path) -> tuple[Path, Path, object, Site]:
+    """A private copy of the built seed site, with the banks and model it was built from."""
+    site_dir = tmp_path / "site"
+    shutil.copytree(seed_site, site_dir)
+    banks = seed_site.parent / "banks"
+    sources, site = seed_model(banks)
+    return site_dir, banks, sources, site
+
+
+def test_verify_passes_on_the_seed_site(seed_copy: tuple) -> None:
+    site_dir, _, sources, site = seed_copy
+    assert check_built_site(sources.banks, site, site_dir) == []
+
+
+def test_verify_names_file_and_line_of_a_dropped_line(seed_copy: tuple) -> None:
+    site_dir, banks, sources, site = seed_copy
+    number, _ = _seed_line("PagedAttention减少内存碎片")
+    page = _question_page(site_dir, site, "Prefill和Decode阶段")
+    text = page.read_text(encoding="utf-8")
+    sabotaged = re.sub(DROP, "", text, count=1)  # the item's words go; its glossary markup stays
+    assert sabotaged != text
+    page.write_text(sabotaged, encoding="utf-8")
+    problems = check_built_site(sources.banks, site, site_dir)
+    assert [(p.line, p.message.split(" page")[0]) for p in problems] == [(number, "line not visible on its built")]
+    assert str(problems[0]).startswith(f"{banks / 'ai-infra-3.txt'}:{number}: line not visible")
+
+
+def test_verify_catches_a_dropped_title_question_and_page(seed_copy: tuple) -> None:
+    site_dir, _, sources, site = seed_copy
+    # The bank title vanishes from the English bank page, a question from its English heading,
+    # and one Chinese question page is not built at all.
+    _replace_heading(site_dir / "en" / "ai-infra-3" / "index.html", "X")
+    _replace_heading(_question_page(site_dir, site, "Two-batch overlap", "en/"), "?")
+    entry = next(e for e in site.entries.values() if "Two-batch overlap" in e.text["zh"].text)
+    gone = _question_page(site_dir, site, "Megatron-LM中通信优化")
+    shutil.rmtree(gone.parent)
+    found = {(Path(p.path).name, p.line) for p in check_built_site(sources.banks, site, site_dir)}
+    zh_line = next(e for e in site.entries.values() if "Megatron-LM中通信优化" in e.text["zh"].text).text["zh"].line
+    assert ("ai-infra-3.en.txt", 1) in found
+    assert ("ai-infra-3.en.txt", entry.text["en"].line) in found
+    assert ("ai-infra-3.txt", zh_line) in found
+
+
+def _replace_heading(page: Path, text: str) -> None:
+    source = page.read_text(encoding="utf-8")
+    changed = re.sub(r"(<h1\b[^>]*>).*?(</h1>)", lambda m: m.group(1) + text + m.group(2), source, count=1, flags=re.S)
+    assert changed != source
+    page.write_text(changed, encoding="utf-8")
+
+
+def test_verify_catches_an_invented_question_page(seed_copy: tuple) -> None:
+    site_dir, _, sources, site = seed_copy
+    real = _question_page(site_dir, site, "Two-batch overlap")
+    fake = site_dir / "ai-infra-3" / "not-in-any-bank" / "index.html"
+    fake.parent.mkdir()
+    shutil.copy(real, fake)
+    problems = check_built_site(sources.banks, site, site_dir)
+    assert [p.message for p in problems] == ["question page that no bank holds (nothing may be invented)"]
+    assert problems[0].path.endswith("ai-infra-3/not-in-any-bank/index.html")
+
+
+DROP = r"减少内存碎片(?=。</li>)"
+"""Part of one list item of the seed bank (banks/ai-infra-3.txt), as rendered."""
+
+SABOTAGE = """
+import re
+
+import studysite.render as render
+
+_render_site = render.render_site
+
+def render_site(site, lang, *args, **kwargs):
+    for page in _render_site(site, lang, *args, **kwargs):
+        if page.path.endswith(".md") and "Prefill和Decode" in page.text:
+            page = render.Page(page.path, re.sub(r"减少内存碎片(?=。</li>)", "", page.text, count=1))
+        yield page
+
+render.render_site = render_site
+"""
+
+
+def test_a_renderer_that_drops_a_line_fails_the_build(tmp_path: Path) -> None:
+    """End to end: a sabotaged renderer (loaded before the build) makes `mkdocs build` fail with FILE:LINE."""
+    banks = copy_banks(tmp_path / "banks")
+    env = prepare_work(banks, tmp_path / "work")
+    (tmp_path / "sabotage").mkdir()
+    (tmp_path / "sabotage" / "sitecustomize.py").write_text(SABOTAGE, encoding="utf-8")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "sabotage"), str(ROOT)])
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "work" / "mkdocs.yml")],
+        cwd=tmp_path / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    number, _ = _seed_line("PagedAttention减少内存碎片")
+    assert proc.returncode != 0
+    assert f"{banks / 'ai-infra-3.txt'}:{number}: line not visible on its built page" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_verify_is_fast_at_5000_questions(tmp_path: Path, seed_site: Path) -> None:
+    """10,000 question pages of the real page's size are checked in seconds (each page read once)."""
+    n = 5000
+    lines = ["大题库"]
+    for i in range(n):
+        lines += [
+            f"Q: 第{i}题：如何估计训练时间？",
+            f"答案{i}：训练时间 = 6 * N * D。",
+            "要点：",
+            f"- 要点{i}甲",
+            f"- 要点{i}乙。",
+        ]
+    bank_file = tmp_path / "big.txt"
+    bank_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bank = parse_text(bank_file.read_text(encoding="utf-8"), str(bank_file), "big", "zh", Problems())
+    assert bank is not None and len(bank.questions) == n
+    slugs = tuple(f"q{i}" for i in range(n))
+    site = Site(
+        banks=(BankInfo("big", {"zh": bank.title, "en": bank.title}, slugs, False, {"zh": str(bank_file)}),),
+        entries={},
+        tags=(),
+        glossary=(),
+        tombstones=(),
+    )
+    template = next((seed_site / "ai-infra-3").glob("*/index.html")).read_text(encoding="utf-8")
+    head, _, rest = template.partition("<h1")
+    rest = rest.partition("</h1>")[2]
+    middle, _, rest = rest.partition('<div class="qa-answer"')
+    tail = rest.partition("</div>")[2]
+    out = tmp_path / "site"
+    for prefix in ("", "en/"):
+        (out / prefix / "big").mkdir(parents=True)
+        (out / prefix / "big" / "index.html").write_text(f"{head}<h1>{bank.title}</h1>{middle}{tail}", encoding="utf-8")
+        for q, slug in zip(bank.questions, slugs, strict=True):
+            body = [f"<p>{html.escape(b.text)}</p>" if hasattr(b, "text") else "" for b in q.blocks]
+            body += [f"<li>{html.escape(i.text)}</li>" for b in q.blocks for i in getattr(b, "items", ())]
+            page = (
+                f'{head}<h1 id="x">{html.escape(q.text)}</h1>{middle}'
+                f'<div class="qa-answer" id="qa-answer" data-qa-slug="{slug}">{"".join(body)}</div>{tail}'
+            )
+            (out / prefix / "big" / slug).mkdir()
+            (out / prefix / "big" / slug / "index.html").write_text(page, encoding="utf-8")
+    size = sum(p.stat().st_size for p in out.rglob("*.html"))
+    start = time.process_time()
+    problems = check_built_site(((bank, None),), site, out)
+    spent = time.process_time() - start
+    assert problems == []
+    print(f"verify: {2 * n} pages, {size / 1e6:.0f} MB, {spent:.1f} s CPU")
+    assert spent < 30, f"verify took {spent:.1f} s of CPU for {2 * n} pages"
+
+
+# --- paths -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["../x.md", "/etc/passwd", "a/../../x.md", "a//b.md", "./a.md", "a/b\\c.md", "a/b c.md", "", "a/\0.md"]
+)
+def test_writer_refuses_unsafe_paths(path: str) -> None:
+    with pytest.raises(UnsafePath):
+        check_path(path)
+
+
+@pytest.mark.parametrize("name", ["tags", "assets", "en", "index", "404", "search", "pagefind", "glossary"])
+def test_bank_named_like_a_site_page_is_refused(tmp_path: Path, name: str) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    (banks / f"{name}.txt").write_text("标题\nQ: 问题？\n答案。\n", encoding="utf-8")
+    with pytest.raises(BuildError) as caught:
+        generate(banks, tmp_path / "docs")
+    assert any(f"`{name}` is reserved" in p.message and p.path.endswith(f"{name}.txt") for p in caught.value.problems)
+    assert not (tmp_path / "docs").exists()
+
+
+def test_lock_cannot_publish_over_site_pages_or_outside(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    with open(banks / "slugs.lock", "a", encoding="utf-8") as lock:
+        lock.write("tags/x\tremoved\t问题\n../../etc/passwd\tremoved\t问题\nai-infra-3/index\tremoved\t问题\n")
+        lock.write("ai-infra-3/two-batch-overlap\tremoved\t重复\n")
+    with pytest.raises(BuildError) as caught:
+        generate(banks, tmp_path / "docs")
+    messages = sorted((p.line, p.message) for p in caught.value.problems)
+    assert [m for _, m in messages] == [
+        "`tags` is reserved for the site's own pages",
+        "malformed lock line: bad path or state 'removed'",
+        "slug `index` is reserved (a page of the bank itself): rename it",
+        f"path listed twice (first at line {_lock_line(banks, 'ai-infra-3/two-batch-overlap')})",
+    ]
+
+
+def _lock_line(banks: Path, path: str) -> int:
+    lines = (banks / "slugs.lock").read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, start=1) if line.startswith(path + "\t"))
+
+
+def test_tag_names_never_become_paths(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    taxonomy = (banks / "taxonomy.yml").read_text(encoding="utf-8")
+    taxonomy = taxonomy.replace("zh: 训练", 'zh: "../../etc"').replace("en: Training", 'en: "../../../tmp/x"')
+    (banks / "taxonomy.yml").write_text(taxonomy, encoding="utf-8")
+    result = generate(banks, tmp_path / "out" / "docs")
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert all(p.startswith(("banks/", "out/docs/", "out/.docs.lock")) for p in written), written
+    assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}
+
+
+def test_two_pages_at_one_url_is_an_error_not_an_overwrite(tmp_path: Path) -> None:
+    """A tombstone and a live page at the same URL (a corrupted lock) must never silently replace each other."""
+    from dataclasses import replace
+
+    from studysite.build import render_files
+    from studysite.model import Tombstone
+
+    banks = copy_banks(tmp_path / "banks")
+    _, site = seed_model(banks)
+    entry = next(iter(site.entries.values()))
+    clash = replace(site, tombstones=(Tombstone(entry.slug, entry.bank_id, f"{entry.bank_id}/other", "x"),))
+    with pytest.raises(ValueError, match="two generated pages would be served at"):
+        render_files(clash)
+
+
+# --- deterministic, atomic, one build at a time ----------------------------------------------
+
+
+def v2_banks(banks: Path) -> None:
+    """Edit the seed banks: a question added (both languages) and the title changed."""
+    for name, title, extra in (
+        ("ai-infra-3.txt", "AI Infra 综合面经题库（修订版）", "Q: 新增的问题：什么是 MFU？\nMFU 是模型算力利用率。\n"),
+        (
+            "ai-infra-3.en.txt",
+            "AI Infra interview questions (revised)",
+            "Q: Added: what is MFU?\nModel FLOPs utilisation.\n",
+        ),
+    ):
+        lines = (banks / name).read_text(encoding="utf-8").split("\n")
+        lines[0] = title
+        (banks / name).write_text("\n".join(lines).rstrip("\n") + "\n" + extra, encoding="utf-8")
+
+
+def snapshot(work: Path, banks: Path) -> dict[str, object]:
+    return {
+        "site": tree_digest(work / "site"),
+        "docs": tree_digest(work / "docs"),
+        "lock": (banks / "slugs.lock").read_bytes(),
+    }
+
+
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> dict[str, object]:
+    """The seed site, then builds from edited banks that are killed three times, then two at once."""
+    work = tmp_path_factory.mktemp("atomic")
+    banks = copy_banks(work / "banks")
+    env = prepare_work(banks, work)
+    # The previous build: the seed site (same code, same banks) and its docs.
+    shutil.copytree(seed_site, work / "site")
+    generate(banks, work / "docs")
+    old = snapshot(work, banks)
+    v2_banks(banks)
+    ref_banks = work / "ref" / "banks"
+    shutil.copytree(banks, ref_banks)
+    started = time.monotonic()
+    reference = build_site(ref_banks, work / "ref")  # the same edited banks, built once, undisturbed
+    duration = time.monotonic() - started
+    cmd = [*BUILD_SITE, "--site-dir", str(work / "site"), "--config", str(work / "mkdocs.yml")]
+    seed = int(os.environ.get("STUDYSITE_KILL_SEED", str(random.randrange(10**6))))
+    rng = random.Random(seed)
+    seen = []
+    # Kill points: early (pages being generated), while MkDocs writes the Chinese pages, and while
+    # the English site, search index and downloads are being finished.
+    for moment in ("early", "zh pages", "finishing"):
+        proc = subprocess.Popen(
+            cmd, env=env, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        staging = work / f".site.new-{proc.pid}"
+        if moment == "early":
+            time.sleep(rng.uniform(0.05, 0.25) * duration)
+        elif moment == "zh pages":
+            _wait_for(lambda staging=staging, proc=proc: (staging / "index.html").exists() or proc.poll() is not None)
+            time.sleep(rng.uniform(0, 0.2) * duration)
+        else:
+            _wait_for(
+                lambda staging=staging, proc=proc: (staging / "en" / "index.html").exists() or proc.poll() is not None
+            )
+            time.sleep(rng.uniform(0, 0.3) * duration)
+        os.killpg(proc.pid, signal.SIGKILL)  # the script, MkDocs and Pagefind, all at once
+        proc.wait()
+        seen.append(snapshot(work, banks))
+    leftovers = sorted(p.name for p in work.iterdir() if ".new-" in p.name)
+    for name in (".site.new-999999", ".docs.new-999999"):  # as a build killed while writing would leave
+        (work / name / "en").mkdir(parents=True, exist_ok=True)
+        (work / name / "en" / "index.html").write_text("half", encoding="utf-8")
+    # `make site` twice at once: both against the same site and docs folders.
+    procs = [
+        subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    results = [(p.wait(timeout=900), p.communicate()) for p in procs]
+    return {
+        "work": work,
+        "old": old,
+        "new": snapshot(work, banks),
+        "seen": seen,
+        "leftovers_after_kills": leftovers,
+        "results": results,
+        "reference": reference,
+        "kill_seed": seed,
+    }
+
+
+def test_two_builds_of_the_same_input_are_byte_identical(interrupted: dict) -> None:
+    """The undisturbed reference build and the final build (other folder, other entry point) match byte for byte."""
+    differ = differing_files(interrupted["reference"], interrupted["work"] / "site")
+    assert differ == [], f"files that differ between two builds of the same input: {differ[:20]}"
+    assert tree_digest(interrupted["reference"].parent / "docs") == interrupted["new"]["docs"]
+    sitemap = (interrupted["reference"] / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<lastmod>" not in sitemap  # no build dates
+
+
+def test_killed_builds_leave_the_previous_or_the_new_output_whole(interrupted: dict) -> None:
+    old, new = interrupted["old"], interrupted["new"]
+    seed = interrupted["kill_seed"]
+    for n, state in enumerate(interrupted["seen"]):
+        for part in ("site", "docs", "lock"):
+            assert state[part] in (old[part], new[part]), (
+                f"kill {n} (STUDYSITE_KILL_SEED={seed}) left {part} half-built"
+            )
+    assert interrupted["seen"][0]["site"] == old["site"]  # the early kill really interrupted a build
+    assert old["site"] != new["site"] and old["docs"] != new["docs"]
+    phases = [
+        {part: "old" if state[part] == old[part] else "new" for part in ("site", "docs")}
+        for state in interrupted["seen"]
+    ]
+    # At least one kill landed mid-build: the pages were regenerated, the site not yet swapped.
+    assert {"site": "old", "docs": "new"} in phases, phases
+    assert interrupted["leftovers_after_kills"], "a build killed mid-way leaves its staging folder (cleaned up later)"
+
+
+def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(interrupted: dict) -> None:
+    for code, (out, err) in interrupted["results"]:
+        assert code == 0, out + err
+    work: Path = interrupted["work"]
+    assert interrupted["new"]["site"] == tree_digest(interrupted["reference"])
+    assert sorted(p.name for p in work.iterdir() if ".new-" in p.name) == []  # killed builds' leftovers gone
+
+
+def _wait_for(ready, timeout: float = 300) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while not ready() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+# --- configuration errors --------------------------------------------------------------------
+
+
+def _mkdocs_build(work: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(work / "mkdocs.yml")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1) if needle in line)
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "field"),
+    [
+        ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en (got 'fr')"),
+        ("mkdocs.yml", 'root: "en/"}', 'root: "../x"}', "extra.qa.languages[1].root: must be"),
+        (
+            "mkdocs.yml",
+            "{lang: en, name: English,",
+            "{lang: en, name: '',",
+            "extra.qa.languages[1].name: must be a non-empty",
+        ),
+        (
+            "mkdocs.yml",
+            'repo_url: !ENV [STUDYSITE_REPO_URL, ""]',
+            'repo_url: "javascript:alert(1)"',
+            "extra.qa.repo_url: must be",
+        ),
+        ("mkdocs.en.yml", "    lang: en", "    lang: 42", "extra.qa.lang: must be one of zh, en (got 42)"),
+    ],
+)
+def test_bad_site_config_names_file_line_and_field(tmp_path: Path, file: str, old: str, new: str, field: str) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    work = tmp_path / "work"
+    env = prepare_work(banks, work)
+    text = (work / file).read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {file}"
+    (work / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    line = _line_of(work / file, new)
+    proc = _mkdocs_build(work, env)
+    assert proc.returncode != 0
+    assert f"{file}:{line}: {field}" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_qa_settings_are_named(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    work = tmp_path / "work"
+    env = prepare_work(banks, work)
+    text = (work / "mkdocs.yml").read_text(encoding="utf-8")
+    (work / "mkdocs.yml").write_text(text.replace("\n  qa:\n", "\n  qb:\n", 1), encoding="utf-8")
+    proc = _mkdocs_build(work, env)
+    assert proc.returncode != 0
+    assert "mkdocs.yml" in proc.stderr and "extra.qa: missing or not a mapping" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_broken_yaml_in_mkdocs_yml_names_the_line(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    work = tmp_path / "work"
+    env = prepare_work(banks, work)
+    text = (work / "mkdocs.yml").read_text(encoding="utf-8")
+    (work / "mkdocs.yml").write_text(text.replace("strict: true", "strict: [true", 1), encoding="utf-8")
+    proc = _mkdocs_build(work, env)
+    assert proc.returncode != 0
+    assert "mkdocs.yml" in proc.stderr and "line" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "expected"),
+    [
+        (
+            "taxonomy.yml",
+            lambda t: t.replace("    en: Inference\n", "    en: Inference\n    colour: red\n", 1),
+            "tag: unknown field `colour`",
+        ),
+        (
+            "glossary.yml",
+            lambda t: t.replace("  - id: mfu\n", "  - id: mfu\n    colour: red\n", 1),
+            "term: unknown field `colour`",
+        ),
+        ("ai-infra-3.en.txt", lambda t: t.replace("\n- ", "\n", 1), "does not line up"),
+        ("slugs.lock", lambda t: t + "garbage line\n", "malformed lock line"),
+    ],
+)
+def test_bad_data_files_name_file_and_line_through_the_site_build(
+    tmp_path: Path, name: str, change, expected: str
+) -> None:  # type: ignore[no-untyped-def]
+    banks = copy_banks(tmp_path / "banks")
+    if not (banks / name).exists():
+        pytest.fail(f"banks/{name} is missing from the seed banks")
+    (banks / name).write_text(change((banks / name).read_text(encoding="utf-8")), encoding="utf-8")
+    work = tmp_path / "work"
+    env = prepare_work(banks, work)
+    proc = _mkdocs_build(work, env)
+    assert proc.returncode != 0
+    located = [line for line in proc.stderr.splitlines() if f"{name}:" in line and expected in line]
+    assert located, proc.stderr
+    assert all(line.split(f"{name}:", 1)[1].split(":", 1)[0].isdigit() for line in located)
+    assert "Traceback" not in proc.stderr
+
+
+def test_translation_with_other_blank_lines_still_lines_up(tmp_path: Path) -> None:
+    """Alignment compares blocks, not line numbers: an extra blank line in a translation is fine."""
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    (banks / "taxonomy.yml").write_bytes((SEED / "taxonomy.yml").read_bytes())
+    (banks / "b.txt").write_text("标题\nQ: 问题一？\n答案一。\n引导：\n- 甲\n- 乙", encoding="utf-8")
+    (banks / "b.en.txt").write_text("Title\n\nQ: Question one?\n\nAnswer one.\nLead:\n\n- a\n- b\n\n", encoding="utf-8")
+    site = generate(banks, tmp_path / "docs").site
+    (entry,) = site.entries.values()
+    assert entry.translated
