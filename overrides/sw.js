@@ -22,10 +22,11 @@ const TEXT = __QA_OFFLINE_TEXT__;
 const PREFIX = "qa-offline-";
 const CACHE = PREFIX + VERSION;
 const MANIFEST = "offline-manifest.json";
-/* Pages (and other languages' search data) precached beyond the shell, in uncompressed bytes. A few
-   hundred questions fit whole; a 5,000-question site keeps the rest as they are visited (the zip on
-   the home page is the complete offline copy). */
-const PAGE_BUDGET = 24 * 1024 * 1024;
+/* Pages (and other languages' search data) precached beyond the shell, in uncompressed bytes (about a
+   fifth of that over a gzip connection). Kept small because it downloads in the background after the
+   first visit, often on a phone: the seed and banks of a hundred or so questions fit whole; larger
+   sites keep the rest as they are visited (the zip on the home page is the complete offline copy). */
+const PAGE_BUDGET = 6 * 1024 * 1024;
 const PARALLEL = 6;
 const ROOT = new URL("./", self.location.href).href;
 

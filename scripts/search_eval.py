@@ -117,13 +117,15 @@ def main(argv: list[str]) -> int:
         if args.ranking:
             _set_ranking(site, json.loads(args.ranking))
         rng = random.Random(args.seed)
-        queries = {
-            "zh": draw_queries(read_pages(site, "zh"), "zh", args.zh, rng),
-            "en": draw_queries(read_pages(site, "en"), "en", args.en, rng),
-        }
+        pages = {lang: read_pages(site, lang) for lang in ("zh", "en")}
+        queries = {lang: draw_queries(pages[lang], lang, getattr(args, lang), rng) for lang in ("zh", "en")}
         run_queries(site, queries)
         figures = {lang: summary(qs) for lang, qs in queries.items()}
-        print(_report(queries, figures, built - started, time.monotonic() - built))
+        print(
+            f"search_eval: {len(pages['zh'])} Chinese and {len(pages['en'])} English question pages, "
+            f"site ready in {built - started:.0f} s, queries run in {time.monotonic() - built:.0f} s"
+        )
+        print(_report(queries, figures))
         if args.json:
             payload = {
                 "figures": figures,
@@ -302,8 +304,8 @@ def _en_words(line: str) -> list[str | None]:
     return out
 
 
-def _report(queries: dict[str, list[Query]], figures: dict[str, dict[str, float]], build_s: float, run_s: float) -> str:
-    lines = [f"search_eval: site ready in {build_s:.0f} s, {sum(map(len, queries.values()))} queries in {run_s:.0f} s"]
+def _report(queries: dict[str, list[Query]], figures: dict[str, dict[str, float]]) -> str:
+    lines = []
     for lang, f in figures.items():
         ok = f["recall"] >= 1.0 and f["top1"] >= TARGETS[lang]
         lines.append(

@@ -67,7 +67,9 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
     # Per rare term: its idf, the questions holding it, and what it adds to each of them per
     # weight it has in the question being scored (computed once). The adding itself runs in C
     # (map/zip/update) in the same order as a plain loop, so every score is the very same float.
-    rare = {t: (rarity, postings[t], {}) for t, rarity in idf.items()}
+    rare: dict[str, tuple[float, list[str], dict[float, list[float]]]] = {
+        t: (rarity, postings[t], {}) for t, rarity in idf.items()
+    }
     result = {}
     for e in entries:
         score: dict[str, float] = {}

@@ -85,10 +85,11 @@ def on_post_build(config: Any) -> None:
         return
     site_finish.build_english(config, dirty=_state["dirty"])
     args = (Path(config.site_dir), config, _state.get("generated"))
-    if _state["command"] == "serve" and _state.get("finished_once"):
-        # A `mkdocs serve` rebuild: MkDocs holds every request until this hook returns, and the
-        # site-wide steps (check, downloads, Pagefind, sitemap, offline files) take seconds at a few
-        # hundred questions, so they run in the background and the edited page is served at once.
+    if _state["command"] == "serve" and _state["dirty"] and _state.get("finished_once"):
+        # A `mkdocs serve --dirty` rebuild: MkDocs holds every request until this hook returns, and
+        # the site-wide steps (check, downloads, Pagefind, sitemap, offline files) take seconds at a
+        # few hundred questions, so they run in the background and the edited page is served at once.
+        # (Not in a plain `serve`: each of its rebuilds empties the site folder first, under them.)
         _finish_in_background(args)
     else:
         site_finish.finish_site(*args)

@@ -13,7 +13,7 @@ Precache policy (the worker applies it; sizes for the seed site in the report of
           two languages are fetched once);
   search  Pagefind's index and fragments, per language: always for the reader's language;
   page    HTML pages: the reader's language first, then the other language's search data and pages,
-          up to the worker's PAGE_BUDGET; the rest is kept as it is visited;
+          up to the worker's PAGE_BUDGET (6 MiB); the rest is kept as it is visited;
   visit   never precached, kept if visited: source maps; Material's lunr search (worker, index,
           language packs), which Pagefind replaces (overrides/partials/search.html keeps Material's
           bundle from loading it); the sitemap; Material's tags export; Pagefind's prebuilt UI

@@ -280,7 +280,7 @@ def nav_json(site: Site, lang: Lang) -> str:
 
 def md_text(text: str) -> str:
     """Text for an inline Markdown context (heading, link text) that renders literally."""
-    return "".join(f"&#{ord(ch)};" if ch in _MD_SPECIAL else ch for ch in text)
+    return text.translate(_MD_REFS)
 
 
 def tag_anchor(name: str) -> str:
@@ -523,3 +523,5 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
 _HTML_LANG = {"zh": "zh", "en": "en"}
 _SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
 _MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-.!|$~^=&:\"'@%")
+_MD_REFS = {ord(ch): f"&#{ord(ch)};" for ch in _MD_SPECIAL}
+"""md_text's table: each special character to its numeric reference (str.translate: ~10x a loop)."""

@@ -291,7 +291,7 @@ def test_screenshot_of_open_search(seed_url: str, new_page: NewPage, lang: str, 
     assert page.evaluate("() => document.activeElement.matches('.md-search__input')")
     page.keyboard.type("AllReduce" if lang == "en" else "通信")
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length >= 3")
-    page.mouse.move(width / 2, 700)  # no hover tooltip over the box
+    page.mouse.move(width / 2, 65)  # over the status line: no hover tooltip or highlighted result
     page.wait_for_timeout(500)  # Material's opening transition
     scheme_attr = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
     assert scheme_attr == ("slate" if scheme == "dark" else "default")

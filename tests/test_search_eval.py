@@ -20,9 +20,9 @@ TARGETS = {"zh": 0.90, "en": 0.80}
 
 def test_search_finds_every_page_and_ranks_the_right_one_first(tmp_path: Path) -> None:
     figures_file = tmp_path / "search-eval.json"
+    script = ROOT / "scripts" / "search_eval.py"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "search_eval.py"), "--work", str(tmp_path / "work")]
-        + ["--json", str(figures_file)],
+        [sys.executable, str(script), "--work", str(tmp_path / "work"), "--json", str(figures_file)],
         capture_output=True,
         text=True,
         check=False,
