@@ -378,6 +378,8 @@ async ([q, inputs, results, timeout]) => {
   if (!input) return {error: "no search input"};
   const selector = results.join(",");
   const before = new Set(document.querySelectorAll(selector));
+  const toggle = document.getElementById("__search");  // as a click on the search icon would
+  if (toggle && !toggle.checked) { toggle.checked = true; toggle.dispatchEvent(new Event("change", {bubbles: true})); }
   input.focus();
   input.value = q;
   input.dispatchEvent(new Event("input", {bubbles: true}));
