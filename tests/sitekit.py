@@ -14,19 +14,13 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from studysite import pdf
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "banks"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+CHROMIUM_ARGS = pdf.CHROMIUM_ARGS
 
 
 def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True) -> Path:
