@@ -384,6 +384,7 @@
     if (!toggle.checked) {
       if ((event.key === "/" || event.key === "s" || event.key === "f") && !typing(document.activeElement)) {
         event.preventDefault();
+        open(); // directly: the focus event below is deferred while the document itself lacks focus
         input.focus();
         input.select();
       }
