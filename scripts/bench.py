@@ -875,8 +875,9 @@ def explain(rows: list[Row]) -> list[str]:
             if srch and srch["load"][1]:
                 out.append(
                     f"Search ({lang}): {_kb(srch['load'][1])} KB gzip of search files on every page load "
-                    f"(mode {srch['mode']}): the header search still loads Material's whole lunr index up "
-                    "front; Pagefind (already built into every site, /pagefind/) fetches nothing until a query."
+                    f"(mode {srch['mode']}), counted during load and 1.5 s after: the header search "
+                    "fetches its index files before any query; the target wants them fetched on the first "
+                    "keystroke (or focus) instead."
                 )
     mid = syn.get(500)
     if mid is not None and mid.rebuild:
