@@ -43,6 +43,7 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     yield Page("tags.md", tags_page(lang, site))
     for bank in site.banks:
         yield Page(f"{bank.id}/index.md", bank_page(site, bank.id, lang))
+        yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
         for slug in bank.slugs:
             yield Page(site.entries[slug].path, question_page(site, site.entries[slug], lang, repo_url))
     from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
@@ -266,16 +267,30 @@ def redirect_page(target: str, lang: Lang) -> str:
 
 
 def nav_json(site: Site, lang: Lang) -> str:
-    """The navigation the mkdocs hook installs: home, tags, then one section per bank."""
+    """The navigation the mkdocs hook installs: the same few site-wide pages for every size of site.
+
+    Banks and questions are not in it. Material writes the whole navigation into every page, so a
+    bank section per bank made each page grow with the corpus (175 KB a question page at 5,000
+    questions, 154 KB of it sidebar links). Bank pages list their questions, the home page lists the
+    banks, and on bank and question pages the sidebar shows the bank's questions from the bank's own
+    small script (`bank_nav_js`), which the browser fetches once per bank and caches.
+    """
     nav: list[object] = [{t("nav.home", lang): "index.md"}, {t("nav.tags", lang): "tags.md"}]
     if site.glossary:
         nav.append({t("nav.glossary", lang): "glossary.md"})
     nav.append({t("nav.mock", lang): "study/mock.md"})
-    for bank in site.banks:
-        children: list[object] = [f"{bank.id}/index.md"]
-        children += [{html.escape(site.entries[s].text[lang].text): site.entries[s].path} for s in bank.slugs]
-        nav.append({html.escape(bank.titles[lang]): children})
     return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
+
+
+BANK_NAV = "nav.js"
+"""In each bank's folder: the bank's title and questions for the sidebar (overrides/assets/qa/banknav.js)."""
+
+
+def bank_nav_js(site: Site, bank: BankInfo, lang: Lang) -> str:
+    """The bank's question list as a script: slugs and plain-text titles, in bank order."""
+    items = [[slug, site.entries[slug].text[lang].text] for slug in bank.slugs]
+    data = {"title": bank.titles[lang], "items": items}
+    return "window.qaBankNav = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
 
 
 def md_text(text: str) -> str:
