@@ -7,8 +7,10 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve site pages test lint unit browser quality search-eval bench pdf clean
 
+# --dirty: after an edit MkDocs renders only the pages whose Markdown changed (the generator rewrites
+# exactly those), and the hook finishes search, downloads and offline files in the background.
 serve: .venv/.runtime node_modules/.runtime          ## generate pages and serve the site at http://127.0.0.1:8000
-	$(MKDOCS) serve --dev-addr 127.0.0.1:$(PORT) --livereload
+	$(MKDOCS) serve --dirty --dev-addr 127.0.0.1:$(PORT) --livereload
 
 pages: .venv/.runtime                                ## only generate docs/ from banks/
 	$(PY) scripts/build_pages.py

@@ -426,7 +426,7 @@ def measure_search(row: Row, browser: Any) -> None:
             first_ms, first_bytes, later_ms, later_bytes, load_bytes = [], [], [], [], []
             mode = "ui"
             for attempt in range(SEARCH_FIRST_RUNS):
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
                 page = context.new_page()
                 mark = log.mark()
                 page.goto(url, wait_until="load")
@@ -437,7 +437,7 @@ def measure_search(row: Row, browser: Any) -> None:
                     result["ui_error"] = run["error"]
                     mode = "api"
                     context.close()
-                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
                     page = context.new_page()
                     page.goto(url, wait_until="load")
                     page.wait_for_timeout(500)
@@ -454,6 +454,7 @@ def measure_search(row: Row, browser: Any) -> None:
                         later_ms.append(later["ms"])
                         later_bytes.append(later["bytes"])
                 context.close()
+            result["precache"] = _offline_precache(browser, url, log, site)
             result.update(
                 mode=mode,
                 load=max(load_bytes),
@@ -465,6 +466,33 @@ def measure_search(row: Row, browser: Any) -> None:
                 later_bytes_max=max(later_bytes, key=lambda b: b[1]),
             )
             row.search[lang] = result
+
+
+def _offline_precache(browser: Any, url: str, log: _Log, site: Path) -> dict[str, Any]:
+    """What the offline service worker downloads after a first visit (issue 7: offline reading and
+    search after one visit), apart from the page load: it registers at `load` and precaches in the
+    background, once per deploy. Counted from `load` until the worker is active (its install, i.e. the
+    precache, has finished)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    mark = log.mark()
+    t = time.perf_counter()
+    ok = page.evaluate(
+        """async (timeout) => {
+          if (!("serviceWorker" in navigator)) return false;
+          const ready = navigator.serviceWorker.ready.then(() => true);
+          return await Promise.race([ready, new Promise(r => setTimeout(() => r(false), timeout))]);
+        }""",
+        120_000,
+    )
+    seconds = time.perf_counter() - t
+    page.wait_for_timeout(300)
+    entries = log.since(mark)
+    context.close()
+    total = sum(size for _, _, size in entries)
+    total_gz = sum(_gzip_size(site, p) if p.endswith(COMPRESSIBLE) else size for _, p, size in entries)
+    return {"active": ok, "search": search_bytes(site, entries), "all": (total, total_gz), "seconds": seconds}
 
 
 def _search_once(page: Any, q: str, mode: str, log: _Log, site: Path) -> dict[str, Any]:
@@ -662,6 +690,12 @@ def table(rows: list[Row]) -> list[str]:
         add(f"search {lang}: mode", lambda r, lang=lang: r.search[lang]["mode"])
         add(f"search {lang}: KB on page load gzip (raw)", lambda r, lang=lang: _pair(r.search[lang]["load"]))
         add(
+            f"search {lang}: offline precache after a first visit, once per deploy: search / all KB gzip (raw)",
+            lambda r, lang=lang: (
+                _pair(r.search[lang]["precache"]["search"]) + " / " + _pair(r.search[lang]["precache"]["all"])
+            ),
+        )
+        add(
             f"search {lang}: KB before first result gzip (raw)",
             lambda r, lang=lang: _pair(r.search[lang]["first_bytes"]),
         )
@@ -676,8 +710,8 @@ def table(rows: list[Row]) -> list[str]:
             f"search {lang}: later results ms, median / max",
             lambda r, lang=lang: f"{r.search[lang]['later_ms']:.0f} / {r.search[lang]['later_ms_max']:.0f}",
         )
-    add("rebuild after one edit s: `mkdocs serve`", lambda r: f"{r.rebuild['serve']:.1f}")
-    add("rebuild after one edit s: `mkdocs serve --dirty`", lambda r: f"{r.rebuild['dirty']:.1f}")
+    add("rebuild after one edit s: `make serve` (`mkdocs serve --dirty`)", lambda r: f"{r.rebuild['dirty']:.1f}")
+    add("rebuild after one edit s: plain `mkdocs serve` (renders every page)", lambda r: f"{r.rebuild['serve']:.1f}")
     for page in ("zh home", "zh question", "en home", "en question"):
         add(
             f"Lighthouse mobile {page} (perf/a11y/best/SEO)",
@@ -752,9 +786,9 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             f"search {lang}: later results <= 150 ms",
         )
     check(
-        lambda: min(v for v in mid.rebuild.values() if v == v) <= 3.0,  # type: ignore[union-attr]
-        lambda: ", ".join(f"{k}: {v:.1f} s" for k, v in mid.rebuild.items()),  # type: ignore[union-attr]
-        "rebuild after one edit <= 3 s at 500 (best serve mode)",
+        lambda: mid.rebuild["dirty"] <= 3.0,  # type: ignore[union-attr]
+        lambda: f"{mid.rebuild['dirty']:.1f} s (plain `mkdocs serve`: {mid.rebuild.get('serve', float('nan')):.1f} s)",  # type: ignore[union-attr]
+        "rebuild after one edit <= 3 s at 500, as `make serve` runs it (`mkdocs serve --dirty`)",
     )
     return out
 

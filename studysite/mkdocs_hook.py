@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import jinja2
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads hooks by file path
     sys.path.insert(0, str(ROOT))
@@ -72,7 +74,33 @@ def on_config(config: Any) -> Any:
             _state["watcher"] = _watch_banks(docs_root)
     nav_file = Path(config.docs_dir) / ".nav.json"
     config.nav = json.loads(nav_file.read_text(encoding="utf-8"))
+    # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
+    # only be overwritten (a template rendered over every page of the site, on every build).
+    config.theme.static_templates.discard("sitemap.xml")
+    if _state["dirty"] and _state.get("finished_once"):
+        config.theme.static_templates.discard("404.html")  # a --dirty rebuild: the first build wrote it
     return config
+
+
+class _TemplateCache(jinja2.BytecodeCache):
+    """Compiled theme templates kept between `mkdocs serve` rebuilds, each of which loads the config
+    and so a new Jinja environment afresh. Jinja checks each entry against its template's source."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+def on_env(env: jinja2.Environment, config: Any, files: Any) -> jinja2.Environment:
+    if _state["command"] == "serve":
+        env.bytecode_cache = _state.setdefault("templates", _TemplateCache())
+    return env
 
 
 def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
@@ -80,10 +108,27 @@ def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -
     return context
 
 
+def on_pre_build(config: Any) -> None:
+    # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
+    # in process): the English site builds in a child process alongside this one.
+    if config.extra["qa"]["lang"] == "zh" and not (_state["dirty"] and _state.get("finished_once")):
+        _state["english"] = site_finish.EnglishBuild(config)
+
+
+def on_build_error(error: Exception) -> None:
+    english = _state.pop("english", None)
+    if english is not None:
+        english.cancel()
+
+
 def on_post_build(config: Any) -> None:
     if config.extra["qa"]["lang"] != "zh":
         return
-    site_finish.build_english(config, dirty=_state["dirty"])
+    english = _state.pop("english", None)
+    if english is not None:
+        english.finish()
+    else:
+        site_finish.build_english(config, dirty=_state["dirty"])
     args = (Path(config.site_dir), config, _state.get("generated"))
     if _state["command"] == "serve" and _state["dirty"] and _state.get("finished_once"):
         # A `mkdocs serve --dirty` rebuild: MkDocs holds every request until this hook returns, and

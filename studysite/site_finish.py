@@ -6,6 +6,8 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -47,17 +49,21 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
 
 
 def build_english(config: Any, dirty: bool) -> None:
-    """Build mkdocs.en.yml into <site_dir>/en with the same strictness."""
+    """Build mkdocs.en.yml into <site_dir>/en with the same strictness, in this process."""
+    _build_english(*_english_args(config), dirty=dirty)
+
+
+def _english_args(config: Any) -> tuple[str, str, str, bool]:
+    en_file = Path(config.config_file_path).with_name("mkdocs.en.yml")
+    site_url = config.site_url and config.site_url.rstrip("/") + "/en/"
+    return str(en_file), str(Path(config.site_dir) / "en"), site_url or "", bool(config.strict)
+
+
+def _build_english(en_file: str, site_dir: str, site_url: str, strict: bool, dirty: bool) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    en_file = Path(config.config_file_path).with_name("mkdocs.en.yml")
-    en = load_config(
-        str(en_file),
-        site_dir=str(Path(config.site_dir) / "en"),
-        site_url=config.site_url and config.site_url.rstrip("/") + "/en/",
-        strict=config.strict,
-    )
+    en = load_config(en_file, site_dir=site_dir, site_url=site_url or None, strict=strict)
     en.plugins.on_startup(command="build", dirty=dirty)
     try:
         build(en, dirty=dirty)
@@ -65,24 +71,107 @@ def build_english(config: Any, dirty: bool) -> None:
         en.plugins.on_shutdown()
 
 
+class EnglishBuild:
+    """The English site, built by a child process while MkDocs builds the Chinese one.
+
+    The two builds are independent (each language has its own docs folder, generated before either
+    starts), and MkDocs renders on one core: side by side they take about the time of the longer one.
+    The child writes beside the site folder, because MkDocs empties the site folder after
+    `on_pre_build`; `finish` moves its output to <site_dir>/en once the Chinese pages are written.
+    """
+
+    def __init__(self, config: Any) -> None:
+        en_file, site_dir, site_url, strict = _english_args(config)
+        final = Path(site_dir)
+        self.final = final
+        self.scratch = final.parent.parent / f".{final.parent.name}.en-{os.getpid()}"
+        for stale in final.parent.parent.glob(f".{final.parent.name}.en-*"):  # left by a killed build
+            if stale == self.scratch or not _alive(stale.name.rsplit("-", 1)[1]):
+                shutil.rmtree(stale, ignore_errors=True)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+        code = "import sys, studysite.site_finish as f; f._english_child(sys.argv[1:])"
+        args = [en_file, str(self.scratch), site_url, "1" if strict else ""]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args], env=env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+
+    def finish(self) -> None:
+        """Wait for the child, pass its log on, and put its site in place (raises if it failed)."""
+        from mkdocs.exceptions import PluginError
+
+        code = self.proc.wait()
+        self.log.seek(0)
+        for line in self.log.read().decode("utf-8", "replace").splitlines():
+            (log.warning if line.startswith(("WARNING", "ERROR")) else log.info)("en: %s", line)
+        self.log.close()
+        if code != 0:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise PluginError(f"the English site (mkdocs.en.yml) failed to build (exit {code}; its log is above)")
+        shutil.rmtree(self.final, ignore_errors=True)
+        os.replace(self.scratch, self.final)
+
+    def cancel(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _alive(pid: str) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _english_child(argv: list[str]) -> None:
+    """Entry point of EnglishBuild's child process: MkDocs' own logging format, on stderr."""
+    from mkdocs.exceptions import MkDocsException
+
+    en_file, site_dir, site_url, strict = argv
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logging.getLogger("mkdocs").addHandler(handler)
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    try:
+        _build_english(en_file, site_dir, site_url, bool(strict), dirty=False)
+    except MkDocsException as exc:
+        print(f"ERROR   -  {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
 def finish_site(site_dir: Path, config: Any, generated: Any = None) -> None:
     """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
 
-    `generated` is the build.Result the pages came from (None: nothing to check against).
+    `generated` is the build.Result the pages came from (None: nothing to check against). Pagefind
+    runs as a child process while this one checks the site and writes the downloads (both only read
+    the HTML pages Pagefind reads, and Pagefind indexes nothing they write).
     """
-    if generated is not None and generated.sources is not None:
-        from mkdocs.exceptions import PluginError
+    pagefind = start_pagefind(site_dir)
+    try:
+        if generated is not None and generated.sources is not None:
+            from mkdocs.exceptions import PluginError
 
-        from .verify import check_built_site
+            from .verify import check_built_site
 
-        problems = check_built_site(generated.sources.banks, generated.site, site_dir)
-        for problem in problems:
-            log.error(str(problem))
-        if problems:
-            raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
-    if generated is not None:
-        write_downloads(site_dir, config, generated)
-    run_pagefind(site_dir)
+            problems = check_built_site(generated.sources.banks, generated.site, site_dir)
+            for problem in problems:
+                log.error(str(problem))
+            if problems:
+                raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
+        if generated is not None:
+            write_downloads(site_dir, config, generated)
+    except BaseException:
+        if pagefind is not None:
+            pagefind.kill()
+            pagefind.wait()
+        raise
+    wait_pagefind(pagefind)
     write_sitemap(site_dir, config)
     # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
     from .offline import finish_offline
@@ -109,14 +198,19 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> None:
 
 
 def run_pagefind(site_dir: Path) -> None:
+    wait_pagefind(start_pagefind(site_dir))
+
+
+def start_pagefind(site_dir: Path) -> subprocess.Popen[str] | None:
+    """Start indexing both languages (None: Pagefind is not installed, the site gets no search)."""
     binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
     if not binary.exists():
         log.warning("Pagefind not installed (%s): the site has no search. Run `npm ci` (make does it).", binary)
-        return
+        return None
     out = site_dir / "pagefind"
     if out.exists():
         shutil.rmtree(out)
-    proc = subprocess.run(
+    return subprocess.Popen(
         [str(binary), "--site", str(site_dir), "--output-subdir", "pagefind", "--quiet"]
         # The theme's chrome (header with the page title, skip link, back-to-top) is not content:
         # indexed, it would make removed-question pages (content data-pagefind-ignore) findable.
@@ -125,12 +219,18 @@ def run_pagefind(site_dir: Path) -> None:
         # (Pagefind skips <nav>, so the tags too): related questions, bank link and pager would
         # otherwise match other questions' words.
         + ["--exclude-selectors", ".qa-search-body > :not(h1):not(.qa-answer)"],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        check=False,
     )
+
+
+def wait_pagefind(proc: subprocess.Popen[str] | None) -> None:
+    if proc is None:
+        return
+    out, err = proc.communicate()
     if proc.returncode != 0:
-        raise SystemExit(f"pagefind failed:\n{proc.stdout}\n{proc.stderr}")
+        raise SystemExit(f"pagefind failed:\n{out}\n{err}")
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:

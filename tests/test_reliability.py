@@ -346,12 +346,14 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> di
             time.sleep(rng.uniform(0.05, 0.25) * duration)
         elif moment == "zh pages":
             _wait_for(lambda staging=staging, proc=proc: (staging / "index.html").exists() or proc.poll() is not None)
-            time.sleep(rng.uniform(0, 0.2) * duration)
+            time.sleep(rng.uniform(0, 0.05) * duration)
         else:
             _wait_for(
                 lambda staging=staging, proc=proc: (staging / "en" / "index.html").exists() or proc.poll() is not None
             )
-            time.sleep(rng.uniform(0, 0.3) * duration)
+            # (the English site, built alongside the Chinese one, moves in when the Chinese is written:
+            # what follows, the check, downloads, Pagefind and offline files, is a short window)
+            time.sleep(rng.uniform(0, 0.05) * duration)
         os.killpg(proc.pid, signal.SIGKILL)  # the script, MkDocs and Pagefind, all at once
         proc.wait()
         seen.append(snapshot(work, banks))
