@@ -143,6 +143,12 @@ def on_env(env: jinja2.Environment, config: Any, files: Any) -> jinja2.Environme
     return env
 
 
+def on_template_context(context: dict[str, Any], template_name: str, config: Any) -> dict[str, Any]:
+    # The root 404 page answers for every language (GitHub Pages serves it for /en/... too).
+    context["qa_site_names"] = site_finish.STRINGS["home.title"]
+    return context
+
+
 def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
     site_finish.page_context(context, page, config)
     return context

@@ -271,6 +271,9 @@ def test_404_page_speaks_the_readers_language_and_leads_home(
         shown = page.locator(".qa-404__lang:visible")
         assert shown.count() == 1 and shown.get_attribute("lang") == lang
         assert "404" in page.title() and ("页面不存在" if lang == "zh" else "Page not found") in page.title()
+        site_name = "AI Infra 面试题库" if lang == "zh" else "AI Infra Interview Questions"
+        assert page.title().endswith(" · " + site_name)
+        assert page.locator(".md-header__topic").first.inner_text().strip() == site_name
         # the root 404 page serves /en/ too: there it drops the Chinese navigation and search label
         assert page.locator(".md-search__input").get_attribute("placeholder") == ("搜索" if lang == "zh" else "Search")
         assert page.locator(".md-sidebar--primary").is_hidden() == (lang == "en")
