@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import itertools
 import json
 import re
 import sqlite3
@@ -23,7 +24,16 @@ import genanki
 import pytest
 
 from studysite import downloads
-from studysite.anki import CSV_COLUMNS, answer_text, note_model, stable_id, write_decks
+from studysite.anki import (
+    CSV_COLUMNS,
+    answer_text,
+    build_deck,
+    collection_bytes,
+    deck_specs,
+    note_model,
+    stable_id,
+    write_decks,
+)
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import Problems
 from studysite.glossary import load_glossary, tooltip
@@ -227,6 +237,19 @@ def test_csv_is_rfc4180_utf8_with_bom_and_holds_the_same_notes(seed_model: Site,
     multiline = next(r for r in body if "\n" in r["answer_zh"] and '"' not in r["answer_zh"])
     assert f'"{multiline["answer_zh"]}"' in text  # a field with line breaks is quoted, breaks kept as written
     assert '""optimal region""' in text  # a quote inside a field is doubled (Muon's English answer)
+
+
+def test_collections_are_genankis_own_bytes(seed_model: Site) -> None:
+    """anki.py inserts the note and card rows itself: they must be byte for byte genanki's own."""
+    for spec in deck_specs(seed_model):
+        deck = build_deck(seed_model, spec, SITE_URL)
+        conn = sqlite3.connect(":memory:")
+        try:
+            genanki.Package(deck).write_to_db(conn.cursor(), 1_750_000_000, itertools.count(1_750_000_000_000))
+            conn.commit()
+            assert collection_bytes(deck, 1_750_000_000) == conn.serialize(), spec.path
+        finally:
+            conn.close()
 
 
 def test_answer_text_writes_lists_as_plain_lines() -> None:
