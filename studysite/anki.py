@@ -221,10 +221,21 @@ def csv_bytes(site: Site, slugs: Iterable[str], site_url: str, shared: _Shared |
     """RFC 4180 CSV (comma, CRLF, fields with commas, quotes or line breaks quoted) in UTF-8 with a BOM.
 
     The BOM is what makes Excel, above all on Chinese Windows, read UTF-8 instead of the local code
-    page; LibreOffice, Google Sheets, Anki and Python's `utf-8-sig` all skip it.
+    page; LibreOffice, Google Sheets, Anki and Python's `utf-8-sig` all skip it. Cells a spreadsheet
+    would run as a formula are guarded (`spreadsheet_text`).
     """
     shared = shared or _Shared(site, site_url)
     return _BOM + shared.csv_header + b"".join(shared.csv_row(slug) for slug in slugs)
+
+
+def spreadsheet_text(cell: str) -> str:
+    """A CSV cell that spreadsheets show as text, never run as a formula (OWASP, CSV injection).
+
+    Excel, LibreOffice and Google Sheets read a cell starting with `=`, `+`, `-`, `@`, a tab or a
+    carriage return as a formula (`=HYPERLINK(...)`, DDE); a leading `'` makes them show it as
+    text and is itself hidden. An answer that opens with a list (`- ...`) gets it too.
+    """
+    return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
 def answer_text(q: Question) -> str:
@@ -313,7 +324,7 @@ class _Shared:
     @staticmethod
     def _csv_line(cells: Iterable[str]) -> bytes:
         buf = io.StringIO()
-        csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL).writerow(cells)
+        csv.writer(buf, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL).writerow(map(spreadsheet_text, cells))
         return buf.getvalue().encode("utf-8")
 
 
@@ -396,6 +407,7 @@ def _zip_collection(collection: bytes) -> bytes:
 _LANG_PATH: dict[Lang, str] = {"zh": "", "en": "en/"}
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _BOM = "\ufeff".encode()
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _WRITERS = 2
 """Writer threads: zlib compresses without the GIL, so two keep two cores busy when building waits."""
 _QUEUED = 4
