@@ -4,13 +4,15 @@ Every non-empty line of every bank file must be visible on its page in its langu
 the bank page's heading, a question in its page's heading, every answer line inside the answer.
 Lines are read again from the files, not from the parsed model, so a line the parser dropped is
 caught too. Every built page holding an answer must be a question of a bank. Each built page is
-read once and only the two known fragments (first `<h1>`, the answer `<div>`) are examined, so the
-check stays linear and fast: about a second for 10,000 pages.
+read once, as bytes: one scan finds the first of the two known fragments (first `<h1>`, the answer
+`<div>`), and only the fragments are decoded. Every page repeats the whole navigation (most of its
+bytes), so decoding whole pages or scanning them once per fragment would cost several times that.
 """
 
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,10 +49,8 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         for prefix, bank in (("", zh), ("en/", en or zh)):  # untranslated: the Chinese on English pages
             _expect_bank(bank, info, prefix, expected, problems)
     seen: set[str] = set()
-    for page in sorted(site_dir.rglob("*.html")):
-        rel = page.relative_to(site_dir).as_posix()
-        if rel.startswith(("assets/", "en/assets/", "pagefind/", "search/", "en/search/")):
-            continue
+    for rel in _html_pages(site_dir):
+        page = site_dir / rel
         data = page.read_bytes()
         want = expected.get(rel)
         if want is None:
@@ -59,8 +59,7 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
             continue
         seen.add(rel)
         slug, lines = want
-        text = data.decode("utf-8", errors="replace")
-        heading, answer, answer_slug = _fragments(text)
+        heading, answer, answer_slug = _fragments(data)
         if slug is not None and answer_slug != slug:
             problems.error(page, 0, f"page does not hold the answer of `{slug}`")
         for e in lines:
@@ -107,24 +106,72 @@ def _expect_bank(
                 page.append(Expected(path, number, _normal(_MARKER.sub("", stripped, count=1) or stripped), "answer"))
 
 
-def _fragments(page: str) -> tuple[str | None, str | None, str | None]:
+def _html_pages(site_dir: Path) -> list[str]:
+    """Every `.html` file below `site_dir` (relative, `/`-separated) outside the theme's and search's
+    folders, in path order (component by component, as sorted `Path`s); symbolic links to folders
+    are not followed (as `Path.rglob`)."""
+    found = []
+    folders = [""]
+    while folders:
+        rel = folders.pop()
+        try:
+            with os.scandir(site_dir / rel) as entries:
+                for entry in entries:
+                    name = rel + entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if name not in _SKIPPED:
+                            folders.append(name + "/")
+                    elif name.endswith(".html"):
+                        found.append(name)
+        except PermissionError:
+            continue
+    return sorted(found, key=lambda rel: rel.split("/"))
+
+
+def _fragments(page: bytes) -> tuple[str | None, str | None, str | None]:
     """Visible, normalised text of the page's first heading and of its answer, and the answer's slug.
 
     The answer is one `<div>` with no `<div>` inside (render.answer_html), so it ends at the first
-    `</div>`. None for what the page does not have.
+    `</div>`. None for what the page does not have. The delimiters are ASCII, which UTF-8 never uses
+    inside a multi-byte character, so finding them in the bytes and decoding only what lies between
+    gives what the same search in the decoded page would. One scan finds whichever of the two comes
+    first; the other is then looked for from there on only.
     """
-    heading = _H1.search(page)
-    start = page.find('<div class="qa-answer"')
+    first = _FIRST.search(page)
+    if first is None:
+        return (None, None, None)
+    heading = _first_heading(page, first.start())
+    start = page.find(_ANSWER, first.start())
     if start < 0:
-        return (_visible(heading.group(1)) if heading else None, None, None)
-    open_end = page.find(">", start) + 1
-    end = page.find("</div>", open_end)
-    slug = _SLUG.search(page[start:open_end])
+        return (_visible(heading) if heading is not None else None, None, None)
+    open_end = page.find(b">", start) + 1
+    end = page.find(b"</div>", open_end)
+    slug = _SLUG.search(_decode(page[start:open_end]))
     return (
-        _visible(heading.group(1)) if heading else None,
-        _visible(page[open_end : end if end >= 0 else len(page)]),
+        _visible(heading) if heading is not None else None,
+        _visible(_decode(page[open_end : end if end >= 0 else len(page)])),
         slug.group(1) if slug else None,
     )
+
+
+def _first_heading(page: bytes, pos: int) -> str | None:
+    """The inside of the first `<h1 ...>...</h1>` at or after `pos`: the first `<h1` whose tag fits,
+    up to the next `</h1>`."""
+    found = _H1_START.search(page, pos)
+    while found is not None:
+        start = found.start()
+        close = page.find(b">", start)
+        end = page.find(b"</h1>", close + 1) if close >= 0 else -1
+        if end < 0:  # then no later `<h1` has a closing `>` and `</h1>` either
+            return None
+        if _H1_TAG.fullmatch(_decode(page[start : close + 1])):
+            return _decode(page[close + 1 : end])
+        found = _H1_START.search(page, start + 1)
+    return None
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
 
 
 def _visible(fragment: str) -> str:
@@ -132,13 +179,17 @@ def _visible(fragment: str) -> str:
 
 
 def _normal(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.split())  # the same as collapsing `\s+` to one space and stripping
 
 
 _ANSWER = b'<div class="qa-answer"'
-_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1>", re.S)
+_FIRST = re.compile(rb'<(?:h1|div class="qa-answer")')
+"""The first heading or answer, whichever comes first (`re` scans faster than `bytes.find` here)."""
+_H1_START = re.compile(rb"<h1")
+_H1_TAG = re.compile(r"<h1\b[^>]*>")
 _TAG = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
+_SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
+"""Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
 _QUESTION = re.compile(r"^Q\s*[:：]\s*")
 _MARKER = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)．、]\s*(?=\S))")

