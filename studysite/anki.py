@@ -233,18 +233,22 @@ def spreadsheet_text(cell: str) -> str:
 
     Excel, LibreOffice and Google Sheets read a cell starting with `=`, `+`, `-`, `@`, a tab or a
     carriage return as a formula (`=HYPERLINK(...)`, DDE); a leading `'` makes them show it as
-    text and is itself hidden. An answer that opens with a list (`- ...`) gets it too.
+    text and is itself hidden.
     """
     return "'" + cell if cell.startswith(_FORMULA_START) else cell
 
 
 def answer_text(q: Question) -> str:
-    """An answer as plain text: one line per paragraph, `- ` or `1. ` before list items."""
+    """An answer as plain text: one line per paragraph, `• ` or `1. ` before list items.
+
+    A bullet rather than the bank's `- `: a cell starting with `-` is a formula to a spreadsheet
+    (`spreadsheet_text` would have to prefix it with a visible `'` in every other tool).
+    """
     lines = []
     for block in q.blocks:
         if isinstance(block, ListBlock):
             for n, item in enumerate(block.items, start=block.start):
-                lines.append(f"{n}. {item.text}" if block.ordered else f"- {item.text}")
+                lines.append(f"{n}. {item.text}" if block.ordered else f"• {item.text}")
         else:  # a paragraph or a lead-in
             lines.append(block.text)
     return "\n".join(lines)

@@ -231,7 +231,7 @@ def test_csv_is_rfc4180_utf8_with_bom_and_holds_the_same_notes(seed_model: Site,
         entry = seed_model.entries[row["id"]]
         assert row["question_zh"] == entry.text["zh"].text
         assert row["question_en"] == entry.text["en"].text
-        assert row["answer_zh"] == spreadsheet_text(answer_text(entry.text["zh"]))  # "'- " before a list
+        assert row["answer_zh"] == spreadsheet_text(answer_text(entry.text["zh"]))
         assert row["tags"] == " ".join(entry.tags)
         assert row["url_en"] == f"{SITE_URL}en/ai-infra-3/{entry.slug}/"
         assert row["answer_en_html"].startswith("<")
@@ -298,7 +298,7 @@ def test_collections_are_genankis_own_bytes(seed_model: Site) -> None:
 def test_answer_text_writes_lists_as_plain_lines() -> None:
     items = tuple(ListItem(text, (5 + i,), (text,)) for i, text in enumerate(["甲", "乙"]))
     q = Question("问？", (LeadIn("步骤：", 3), ListBlock(True, 3, items), ListBlock(False, 1, items)), 2, 0)
-    assert answer_text(q) == "步骤：\n3. 甲\n4. 乙\n- 甲\n- 乙"
+    assert answer_text(q) == "步骤：\n3. 甲\n4. 乙\n• 甲\n• 乙"
 
 
 # --- Glossary ---------------------------------------------------------------------------------------
