@@ -20,6 +20,9 @@ MIN_SCORE = 1.0
 """Below this a 'related' question shares too little to be worth the reader's click."""
 MAX_POSTING = 50
 """A term in more questions than this (or in a tenth of them) is too common to relate anything."""
+MAX_ANSWER_BIGRAM_POSTING = 10
+"""A Chinese bigram in more questions than this (or than a tenth of them) relates two questions only
+when it is in both titles: in answers it is ordinary prose, and its pairs would be most of the work."""
 TAG_WEIGHT = 0.5
 ASCII_WEIGHT = 1.0
 HAN_WEIGHT = 0.25
@@ -48,24 +51,32 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
     """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms plus shared tags.
 
     Score of a pair: sum over shared terms of idf x the smaller of the two weights, plus
-    TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part, so the work is
-    bounded by the postings of rare terms, not by the number of pairs.
+    TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part (Chinese bigrams in
+    more than MAX_ANSWER_BIGRAM_POSTING only from title to title), so the work is bounded by the
+    postings of rare terms, not by the number of pairs.
     """
     weights = [terms[e.slug] for e in entries]
-    rare = _rare_terms(weights)
+    rarity, held = _rare_terms(weights)
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, mine in enumerate(held):
+        for term in mine:
+            postings[term].append(i)
     tags = _tag_masks(entries)
+    # What a term adds to each question holding it, per weight it has in the question being
+    # scored: computed once, then added in C (map/zip/update) in the same order as a plain loop.
+    gains: dict[tuple[str, float], list[float]] = {}
     result = {}
     for i, e in enumerate(entries):
         own = weights[i]
         score: dict[int, float] = {}
         get = score.get
-        for term in filter(rare.__contains__, own):
-            rarity, others, by_weight = rare[term]
+        for term in held[i]:
+            others = postings[term]
             weight = own[term]
-            gain = by_weight.get(weight)
+            gain = gains.get((term, weight))
             if gain is None:
-                gain = by_weight[weight] = [rarity * min(weight, weights[o][term]) for o in others]
-            # The adding runs in C (map/zip/update) in the same order as a plain loop would.
+                idf = rarity[term]
+                gain = gains[term, weight] = [idf * min(weight, weights[o][term]) for o in others]
             score.update(zip(others, map(add, map(get, others, repeat(0.0)), gain), strict=True))
         score.pop(i, None)
         result[e.slug] = tuple(entries[o].slug for o in _best(score, tags, i))
@@ -121,19 +132,20 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     return out
 
 
-def _rare_terms(weights: list[dict[str, float]]) -> dict[str, tuple[float, list[int], dict[float, list[float]]]]:
-    """Terms in more than one question but at most `cap`: term -> (idf, the questions holding it,
-    and room for what it adds to each of them per weight it has in the question being scored)."""
+def _rare_terms(weights: list[dict[str, float]]) -> tuple[dict[str, float], list[list[str]]]:
+    """The idf of every term in more than one question but at most `cap`, and per question those
+    of its terms that relate it to others, in its own order."""
     n = len(weights)
     cap = max(4, min(MAX_POSTING, n // 10))
-    counts = Counter(chain.from_iterable(weights))
-    rare: dict[str, tuple[float, list[int], dict[float, list[float]]]] = {
-        t: (math.log(1 + n / k), [], {}) for t, k in counts.items() if 1 < k <= cap
-    }
-    for i, own in enumerate(weights):
-        for term in filter(rare.__contains__, own):
-            rare[term][1].append(i)
-    return rare
+    answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
+    rarity: dict[str, float] = {}
+    least: dict[str, float] = {}  # the weight with which a question takes part: a common bigram's is its title's
+    for term, k in Counter(chain.from_iterable(weights)).items():
+        if 1 < k <= cap:
+            rarity[term] = math.log(1 + n / k)
+            least[term] = HAN_WEIGHT * TITLE_BOOST if k > answer_cap and not term.isascii() else 0.0
+    held = [[t for t in filter(least.__contains__, own) if own[t] >= least[t]] for own in weights]
+    return rarity, held
 
 
 def _tag_masks(entries: list[Entry]) -> list[int]:
