@@ -20,7 +20,7 @@ from . import downloads
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
-from .model import BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
@@ -41,10 +41,14 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     and "edit the source" links to question pages."""
     yield Page("index.md", home_page(site, lang))
     yield Page("tags.md", tags_page(lang, site))
+    # The glossary finders, looked up once (their cache key hashes every glossary term).
+    finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
     for bank in site.banks:
         yield Page(f"{bank.id}/index.md", bank_page(site, bank.id, lang))
         for slug in bank.slugs:
-            yield Page(site.entries[slug].path, question_page(site, site.entries[slug], lang, repo_url))
+            entry = site.entries[slug]
+            finder = finders.get(text_lang(entry, lang))
+            yield Page(entry.path, question_page(site, entry, lang, repo_url, finder))
     from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
     from .print_edition import print_pages
 
@@ -64,7 +68,9 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     yield Page(".nav.json", nav_json(site, lang))
 
 
-def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> str:
+def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", finder: TermFinder | None = None) -> str:
+    """A question's page. `finder` is the glossary's finder for the language of the text shown (looked
+    up here when not given)."""
     q = entry.text[lang]
     bank = _bank(site, entry.bank_id)
     tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
@@ -88,7 +94,9 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> s
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
     shown_in = "zh" if lang == "en" and not entry.translated else None
-    terms = (term_finder(site.glossary, text_lang(entry, lang)), lang) if site.glossary else None
+    if site.glossary and finder is None:
+        finder = term_finder(site.glossary, text_lang(entry, lang))
+    terms = (finder, lang) if finder is not None else None
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
     lines += _source_links(entry, bank, lang, repo_url)
     if entry.related:
