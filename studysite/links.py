@@ -57,27 +57,25 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
     """
     weights = [terms[e.slug] for e in entries]
     rarity, held = _rare_terms(weights)
-    postings: dict[str, list[int]] = defaultdict(list)
+    # Per term, the questions holding it grouped by the weight it has in them: what the term adds
+    # to each is then one product per group (idf x the smaller weight), not one per question.
+    postings: dict[str, dict[float, list[int]]] = defaultdict(dict)
     for i, mine in enumerate(held):
+        own = weights[i]
         for term in mine:
-            postings[term].append(i)
+            postings[term].setdefault(own[term], []).append(i)
     tags = _tag_masks(entries)
-    # What a term adds to each question holding it, per weight it has in the question being
-    # scored: computed once, then added in C (map/zip/update) in the same order as a plain loop.
-    gains: dict[tuple[str, float], list[float]] = {}
     result = {}
     for i, e in enumerate(entries):
         own = weights[i]
         score: dict[int, float] = {}
         get = score.get
         for term in held[i]:
-            others = postings[term]
-            weight = own[term]
-            gain = gains.get((term, weight))
-            if gain is None:
-                idf = rarity[term]
-                gain = gains[term, weight] = [idf * min(weight, weights[o][term]) for o in others]
-            score.update(zip(others, map(add, map(get, others, repeat(0.0)), gain), strict=True))
+            weight, idf = own[term], rarity[term]
+            for level, others in postings[term].items():
+                gain = idf * min(weight, level)
+                for o in others:
+                    score[o] = get(o, 0.0) + gain
         score.pop(i, None)
         result[e.slug] = tuple(entries[o].slug for o in _best(score, tags, i))
     return result
