@@ -90,12 +90,13 @@ def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
     owners: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
     for e in entries:
         q = e.text[lang]
-        body = " ".join(_answer_lines(q)).casefold()
+        body = ""
         # Names come from the Chinese title, where ASCII runs delimit them; English keeps those it uses.
         for phrase in _subject_phrases(e.text["zh"].text):
             found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
             if found:
                 name = found.group(0)
+                body = body or " ".join(_answer_lines(q)).casefold()
                 owners[name.casefold()].append((-body.count(name.casefold()), e.index, e.slug))
     subjects = {}
     for phrase, claims in owners.items():
@@ -123,11 +124,11 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     out = {}
     for e in entries:
         found: dict[str, str] = {}
-        for line in _answer_lines(e.text[lang]):
-            for m in pattern.finditer(line):
-                target = subjects[m.group(1).casefold()]
-                if target != e.slug and m.group(1) not in found and target not in found.values():
-                    found[m.group(1)] = target
+        # All lines at once: a name cannot span a line end, which bounds a name like a line's ends do.
+        for m in pattern.finditer("\n".join(_answer_lines(e.text[lang]))):
+            target = subjects[m.group(1).casefold()]
+            if target != e.slug and m.group(1) not in found and target not in found.values():
+                found[m.group(1)] = target
         if found:
             out[e.slug] = tuple(list(found.items())[:MAX_INLINE_LINKS])
     return out
@@ -176,7 +177,7 @@ def _subject_phrases(title: str) -> set[str]:
     phrases = set()
     for m in _ASCII_PHRASE.finditer(title):
         phrase = m.group(0).strip(" -/")
-        specific = " " in phrase or "-" in phrase or any(c.isupper() or c.isdigit() for c in phrase)
+        specific = _SPECIFIC.search(phrase) is not None
         if len(phrase) >= 3 and specific and phrase.casefold() not in _GENERIC and not phrase.isdigit():
             phrases.add(phrase)
     return phrases
@@ -205,6 +206,8 @@ def _answer_lines(q: Question) -> list[str]:
 _ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 # A run of capitalised or technical ASCII words in a title ("Two-batch overlap", "Megatron-LM").
 _ASCII_PHRASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?: [A-Za-z0-9][A-Za-z0-9\-]*)*")
+_SPECIFIC = re.compile(r"[A-Z0-9 \-]")
+"""A title phrase with a space, hyphen, capital or digit names something; `memory` alone does not."""
 _HAN_BIGRAM = re.compile(r"(?=([\u3400-\u9fff]{2}))")
 """Every pair of adjacent Chinese characters, overlapping ones included (a lookahead consumes nothing)."""
 _STOP = frozenset(
