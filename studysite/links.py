@@ -6,11 +6,11 @@ linear in the corpus: a term shared by too many questions says nothing and is sk
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
-from collections import defaultdict
-from itertools import compress, repeat
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from itertools import chain, compress, repeat
 from operator import add
 
 from .model import Entry, Lang, Question
@@ -20,6 +20,9 @@ MIN_SCORE = 1.0
 """Below this a 'related' question shares too little to be worth the reader's click."""
 MAX_POSTING = 50
 """A term in more questions than this (or in a tenth of them) is too common to relate anything."""
+MAX_ANSWER_BIGRAM_POSTING = 10
+"""A Chinese bigram in more questions than this (or than a tenth of them) relates two questions only
+when it is in both titles: in answers it is ordinary prose, and its pairs would be most of the work."""
 TAG_WEIGHT = 0.5
 ASCII_WEIGHT = 1.0
 HAN_WEIGHT = 0.25
@@ -34,68 +37,47 @@ def question_terms(question: Question) -> dict[str, float]:
     and weigh most; Chinese character bigrams catch the rest (显存, 通信) at a lower weight.
     Terms in the question itself count double: they say what the question is about.
     """
-    terms: dict[str, float] = defaultdict(float)
-    for i, text in enumerate([question.text, *_answer_lines(question)]):
-        boost = TITLE_BOOST if i == 0 else 1.0
-        for token in _ASCII_TOKEN.findall(text):
-            word = token.casefold()
-            if len(word) > 1 and word not in _STOP and not word.isdigit():
-                terms[word] = max(terms[word], ASCII_WEIGHT * boost)
-        for run in _HAN_RUN.findall(text):
-            for k in range(len(run) - 1):
-                bigram = run[k : k + 2]
-                terms[bigram] = max(terms[bigram], HAN_WEIGHT * boost)
-    return dict(terms)
+    title = _line_terms(question.text, TITLE_BOOST)
+    body: dict[str, float] = {}
+    for line in _answer_lines(question):
+        body.update(_line_terms(line, 1.0))  # a term keeps its place of first use
+    # A title term keeps the title's (higher) weight, in title order; then the answer's own terms.
+    terms = {**title, **body}
+    terms.update(title)
+    return terms
 
 
 def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) -> dict[str, tuple[str, ...]]:
     """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms plus shared tags.
 
     Score of a pair: sum over shared terms of idf x the smaller of the two weights, plus
-    TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part, so the work is
-    bounded by the postings of rare terms, not by the number of pairs.
+    TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part (Chinese bigrams in
+    more than MAX_ANSWER_BIGRAM_POSTING only from title to title), so the work is bounded by the
+    postings of rare terms, not by the number of pairs.
     """
-    postings: dict[str, list[str]] = defaultdict(list)
-    for e in entries:
-        for term in terms[e.slug]:
-            postings[term].append(e.slug)
-    n = len(entries)
-    cap = max(4, min(MAX_POSTING, n // 10))
-    idf = {t: math.log(1 + n / len(p)) for t, p in postings.items() if 1 < len(p) <= cap}
-    tags = {e.slug: set(e.tags) for e in entries}
-    order = {e.slug: i for i, e in enumerate(entries)}
-    # Per rare term: its idf, the questions holding it, and what it adds to each of them per
-    # weight it has in the question being scored (computed once). The adding itself runs in C
-    # (map/zip/update) in the same order as a plain loop, so every score is the very same float.
-    rare: dict[str, tuple[float, list[str], dict[float, list[float]]]] = {
-        t: (rarity, postings[t], {}) for t, rarity in idf.items()
-    }
+    weights = [terms[e.slug] for e in entries]
+    rarity, held = _rare_terms(weights)
+    # Per term, the questions holding it grouped by the weight it has in them: what the term adds
+    # to each is then one product per group (idf x the smaller weight), not one per question.
+    postings: dict[str, dict[float, list[int]]] = defaultdict(dict)
+    for i, mine in enumerate(held):
+        own = weights[i]
+        for term in mine:
+            postings[term].setdefault(own[term], []).append(i)
+    tags = _tag_masks(entries)
     result = {}
-    for e in entries:
-        score: dict[str, float] = {}
+    for i, e in enumerate(entries):
+        own = weights[i]
+        score: dict[int, float] = {}
         get = score.get
-        for term, weight in terms[e.slug].items():
-            known = rare.get(term)
-            if known is not None:
-                rarity, others, by_weight = known
-                gain = by_weight.get(weight)
-                if gain is None:
-                    gain = by_weight[weight] = [rarity * min(weight, terms[o][term]) for o in others]
-                score.update(zip(others, map(add, map(get, others, repeat(0.0)), gain), strict=True))
-        score.pop(e.slug, None)
-        candidates = score.items()
-        if len(score) > MAX_RELATED:
-            # Shared tags add at most `bonus`: a question that cannot reach the fifth best term
-            # score cannot be in the top five, so only the others are ranked (same result, faster).
-            fifth = heapq.nlargest(MAX_RELATED, score.values())[-1]
-            bonus = TAG_WEIGHT * len(tags[e.slug])
-            reach = map(fifth.__le__, map(add, score.values(), repeat(bonus)))  # s + bonus >= fifth, in C
-            candidates = list(compress(score.items(), reach))
-        ranked = sorted(
-            ((s + TAG_WEIGHT * len(tags[e.slug] & tags[o]), o) for o, s in candidates),
-            key=lambda x: (-x[0], order[x[1]]),
-        )
-        result[e.slug] = tuple(o for s, o in ranked if s >= MIN_SCORE)[:MAX_RELATED]
+        for term in held[i]:
+            weight, idf = own[term], rarity[term]
+            for level, others in postings[term].items():
+                gain = idf * min(weight, level)
+                for o in others:
+                    score[o] = get(o, 0.0) + gain
+        score.pop(i, None)
+        result[e.slug] = tuple(entries[o].slug for o in _best(score, tags, i))
     return result
 
 
@@ -108,12 +90,13 @@ def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
     owners: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
     for e in entries:
         q = e.text[lang]
-        body = " ".join(_answer_lines(q)).casefold()
+        body = ""
         # Names come from the Chinese title, where ASCII runs delimit them; English keeps those it uses.
         for phrase in _subject_phrases(e.text["zh"].text):
             found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
             if found:
                 name = found.group(0)
+                body = body or " ".join(_answer_lines(q)).casefold()
                 owners[name.casefold()].append((-body.count(name.casefold()), e.index, e.slug))
     subjects = {}
     for phrase, claims in owners.items():
@@ -128,9 +111,12 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     subjects = subject_terms(entries, lang)
     if not subjects:
         return {}
-    # One alternation, longest first, so "Ring AllReduce" wins over "AllReduce".
+    # One alternation, longest first, so "Ring AllReduce" wins over "AllReduce". The lookahead on
+    # the possible first characters lets the search skip every other position at once (in
+    # Chinese text nearly all of them) instead of trying the lookbehind and each name there.
+    firsts = "".join(sorted({re.escape(t[0]) for t in subjects}))
     pattern = re.compile(
-        r"(?<![A-Za-z0-9\-])("
+        rf"(?=[{firsts}])(?<![A-Za-z0-9\-])("
         + "|".join(re.escape(t) for t in sorted(subjects, key=len, reverse=True))
         + r")(?![A-Za-z0-9\-])",
         re.IGNORECASE,
@@ -138,24 +124,72 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     out = {}
     for e in entries:
         found: dict[str, str] = {}
-        for line in _answer_lines(e.text[lang]):
-            for m in pattern.finditer(line):
-                target = subjects[m.group(1).casefold()]
-                if target != e.slug and m.group(1) not in found and target not in found.values():
-                    found[m.group(1)] = target
+        # All lines at once: a name cannot span a line end, which bounds a name like a line's ends do.
+        for m in pattern.finditer("\n".join(_answer_lines(e.text[lang]))):
+            target = subjects[m.group(1).casefold()]
+            if target != e.slug and m.group(1) not in found and target not in found.values():
+                found[m.group(1)] = target
         if found:
             out[e.slug] = tuple(list(found.items())[:MAX_INLINE_LINKS])
     return out
+
+
+def _rare_terms(weights: list[dict[str, float]]) -> tuple[dict[str, float], list[list[str]]]:
+    """The idf of every term in more than one question but at most `cap`, and per question those
+    of its terms that relate it to others, in its own order."""
+    n = len(weights)
+    cap = max(4, min(MAX_POSTING, n // 10))
+    answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
+    rarity: dict[str, float] = {}
+    least: dict[str, float] = {}  # the weight with which a question takes part: a common bigram's is its title's
+    for term, k in Counter(chain.from_iterable(weights)).items():
+        if 1 < k <= cap:
+            rarity[term] = math.log(1 + n / k)
+            least[term] = HAN_WEIGHT * TITLE_BOOST if k > answer_cap and not term.isascii() else 0.0
+    held = [[t for t in filter(least.__contains__, own) if own[t] >= least[t]] for own in weights]
+    return rarity, held
+
+
+def _tag_masks(entries: list[Entry]) -> list[int]:
+    """Each question's tags as bits, so counting the tags two questions share is one `&`."""
+    bits: dict[str, int] = {}
+    return [sum(bits.setdefault(t, 1 << len(bits)) for t in e.tags) for e in entries]
+
+
+def _best(score: dict[int, float], tags: list[int], i: int) -> list[int]:
+    """The MAX_RELATED best-scoring questions for question `i` (ties: the earlier question first)."""
+    mine = tags[i]
+    candidates: Iterable[tuple[int, float]] = score.items()
+    if len(score) > MAX_RELATED:
+        # Five real totals give a floor for the fifth best total. Shared tags add at most `bonus`,
+        # so a question whose term score plus `bonus` stays below the floor cannot make the top
+        # five: only the others are ranked (same result, faster).
+        fifth = sorted(score.values())[-MAX_RELATED]
+        leaders = compress(score.items(), map(fifth.__le__, score.values()))
+        floor = sorted(s + TAG_WEIGHT * (mine & tags[o]).bit_count() for o, s in leaders)[-MAX_RELATED]
+        bonus = TAG_WEIGHT * mine.bit_count()
+        candidates = compress(score.items(), map(floor.__le__, map(add, score.values(), repeat(bonus))))
+    ranked = sorted((-(s + TAG_WEIGHT * (mine & tags[o]).bit_count()), o) for o, s in candidates)
+    return [o for negative, o in ranked[:MAX_RELATED] if -negative >= MIN_SCORE]
 
 
 def _subject_phrases(title: str) -> set[str]:
     phrases = set()
     for m in _ASCII_PHRASE.finditer(title):
         phrase = m.group(0).strip(" -/")
-        specific = " " in phrase or "-" in phrase or any(c.isupper() or c.isdigit() for c in phrase)
+        specific = _SPECIFIC.search(phrase) is not None
         if len(phrase) >= 3 and specific and phrase.casefold() not in _GENERIC and not phrase.isdigit():
             phrases.add(phrase)
     return phrases
+
+
+def _line_terms(text: str, boost: float) -> dict[str, float]:
+    """One line's terms in reading order, ASCII words first, each with its weight."""
+    words = dict.fromkeys(
+        (w for w in map(str.lower, _ASCII_TOKEN.findall(text)) if len(w) > 1 and w not in _STOP), ASCII_WEIGHT * boost
+    )
+    words.update(dict.fromkeys(_HAN_BIGRAM.findall(text), HAN_WEIGHT * boost))
+    return words
 
 
 def _answer_lines(q: Question) -> list[str]:
@@ -172,7 +206,10 @@ def _answer_lines(q: Question) -> list[str]:
 _ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 # A run of capitalised or technical ASCII words in a title ("Two-batch overlap", "Megatron-LM").
 _ASCII_PHRASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?: [A-Za-z0-9][A-Za-z0-9\-]*)*")
-_HAN_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
+_SPECIFIC = re.compile(r"[A-Z0-9 \-]")
+"""A title phrase with a space, hyphen, capital or digit names something; `memory` alone does not."""
+_HAN_BIGRAM = re.compile(r"(?=([\u3400-\u9fff]{2}))")
+"""Every pair of adjacent Chinese characters, overlapping ones included (a lookahead consumes nothing)."""
 _STOP = frozenset(
     "the and for with from that this are was were been has have had its into than then also can not but "
     "each which what when where why how does more most less such use used using only other both same one "

@@ -71,8 +71,10 @@ def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: 
             seen[key] = qline
         questions.append(Question(qtext, tuple(blocks), qline, len(questions)))
 
+    # Most files hold no suspicious line: one search of the whole text spares a test per line.
+    suspicious = _FORBIDDEN_IN_TEXT.search(text) is not None or max(map(len, lines)) > MAX_LINE_CHARS
     for number, raw in enumerate(lines, start=1):
-        line = _clean(raw, path, number, problems)
+        line = _clean(raw, path, number, problems) if suspicious else raw
         if line is None:
             continue
         stripped = line.strip()
@@ -133,7 +135,7 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
             close_list()
             continue
         bullet = _BULLET.match(text)
-        numbered = _NUMBERED.match(text)
+        numbered = None if bullet else _NUMBERED.match(text)
         if bullet or numbered:
             is_ordered = numbered is not None
             content = (numbered.group(2) if numbered else bullet.group(1)).strip()  # type: ignore[union-attr]
@@ -150,13 +152,16 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
             items[-1] = ListItem(joined, (*last.lines, number), (*last.source, text))
             continue
         close_list()
-        following = next((t for _, t in lines[i + 1 :] if t), "")
-        if text.endswith((":", "：")) and (_BULLET.match(following) or _NUMBERED.match(following)):
+        if text.endswith((":", "：")) and _starts_list(next((t for _, t in lines[i + 1 :] if t), "")):
             blocks.append(LeadIn(text, number))
         else:
             blocks.append(Paragraph(text, number))
     close_list()
     return blocks
+
+
+def _starts_list(text: str) -> bool:
+    return bool(_BULLET.match(text) or _NUMBERED.match(text))
 
 
 def _continues(previous: str, text: str) -> bool:
@@ -193,6 +198,8 @@ def _clean(raw: str, path: Path | str, number: int, problems: Problems) -> str |
 # Tabs are fine; other C0/C1 controls (Unicode category Cc: U+0000-001F, U+007F-009F) are
 # invisible corruption from copy-paste. One regex instead of a per-character test: 10x faster.
 _FORBIDDEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_FORBIDDEN_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""_FORBIDDEN less the line endings (LF, CR), which split_lines takes out of every line."""
 
 
 def _normal(text: str) -> str:

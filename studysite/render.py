@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from . import downloads
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
-from .model import BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
@@ -41,11 +41,15 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     and "edit the source" links to question pages."""
     yield Page("index.md", home_page(site, lang))
     yield Page("tags.md", tags_page(lang, site))
+    # The glossary finders, looked up once (their cache key hashes every glossary term).
+    finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
     for bank in site.banks:
         yield Page(f"{bank.id}/index.md", bank_page(site, bank.id, lang))
         yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
         for slug in bank.slugs:
-            yield Page(site.entries[slug].path, question_page(site, site.entries[slug], lang, repo_url))
+            entry = site.entries[slug]
+            finder = finders.get(text_lang(entry, lang))
+            yield Page(entry.path, question_page(site, entry, lang, repo_url, finder))
     from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
     from .print_edition import print_pages
 
@@ -65,7 +69,9 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     yield Page(".nav.json", nav_json(site, lang))
 
 
-def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> str:
+def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", finder: TermFinder | None = None) -> str:
+    """A question's page. `finder` is the glossary's finder for the language of the text shown (looked
+    up here when not given)."""
     q = entry.text[lang]
     bank = _bank(site, entry.bank_id)
     tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
@@ -89,9 +95,11 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> s
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
     shown_in = "zh" if lang == "en" and not entry.translated else None
-    terms = (term_finder(site.glossary, text_lang(entry, lang)), lang) if site.glossary else None
+    if site.glossary and finder is None:
+        finder = term_finder(site.glossary, text_lang(entry, lang))
+    terms = (finder, lang) if finder is not None else None
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
-    lines += _source_links(site, entry, lang, repo_url)
+    lines += _source_links(entry, bank, lang, repo_url)
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
         for slug in entry.related:
@@ -102,7 +110,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "") -> s
         f"{md_text(t('question.bank', lang) + t('punct.colon', lang))}[{md_text(bank.titles[lang])}](index.md)",
         "",
     ]
-    lines += _pager(site, entry, lang)
+    lines += _pager(site, entry, bank, lang)
     return "\n".join(lines)
 
 
@@ -295,7 +303,7 @@ def bank_nav_js(site: Site, bank: BankInfo, lang: Lang) -> str:
 
 def md_text(text: str) -> str:
     """Text for an inline Markdown context (heading, link text) that renders literally."""
-    return text.translate(_MD_REFS)
+    return text.translate(_MD_REFS) if _MD_SPECIAL_RE.search(text) else text  # most titles have none
 
 
 def tag_anchor(name: str) -> str:
@@ -321,20 +329,14 @@ class _Annotator:
     def __call__(self, text: str) -> str:
         if not self.pending:
             return self._glossary(text)
-        pattern = re.compile(
-            r"(?<![A-Za-z0-9\-])("
-            + "|".join(re.escape(k) for k in sorted(self.pending, key=len, reverse=True))
-            + r")(?![A-Za-z0-9\-])"
-        )
         out, pos = [], 0
-        for m in pattern.finditer(text):
-            term = m.group(1)
-            if term not in self.pending:
+        for start, term in _whole_terms(text, sorted(self.pending, key=len, reverse=True)):
+            if term not in self.pending:  # linked earlier in this text: this mention stays text
                 continue
             href = self.pending.pop(term)
-            out.append(self._glossary(text[pos : m.start()]))
+            out.append(self._glossary(text[pos:start]))
             out.append(f'<a class="qa-xref" href="{html.escape(href)}">{html.escape(term)}</a>')
-            pos = m.end()
+            pos = start + len(term)
         out.append(self._glossary(text[pos:]))
         return "".join(out)
 
@@ -358,8 +360,35 @@ class _Annotator:
         return "".join(out)
 
 
-def _pager(site: Site, entry: Entry, lang: Lang) -> list[str]:
-    bank = _bank(site, entry.bank_id)
+def _whole_terms(text: str, terms: list[str]) -> Iterator[tuple[int, str]]:
+    """(start, term) of each mention of `terms` in `text` not inside a longer word, left to right, never
+    overlapping; at one position the earlier term in `terms` wins.
+
+    What a regex alternation of the terms between `(?<![A-Za-z0-9-])` and `(?![A-Za-z0-9-])` finds,
+    without compiling a pattern for every answer (str.find does the searching).
+    """
+    pos = 0
+    while True:
+        found = [(at, k) for k, term in enumerate(terms) if (at := _find_whole(text, term, pos)) >= 0]
+        if not found:
+            return
+        at, k = min(found)
+        yield at, terms[k]
+        pos = at + len(terms[k])
+
+
+def _find_whole(text: str, term: str, pos: int) -> int:
+    """The first mention of `term` at or after `pos` with no letter, digit or hyphen on either side; -1 if none."""
+    at = text.find(term, pos)
+    while at >= 0:
+        end = at + len(term)
+        if (at == 0 or text[at - 1] not in _WORD_CHARS) and (end == len(text) or text[end] not in _WORD_CHARS):
+            return at
+        at = text.find(term, at + 1)
+    return -1
+
+
+def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
     i = bank.slugs.index(entry.slug)
     parts = []
     if i > 0:
@@ -393,7 +422,7 @@ def _description(q: Question) -> str:
 
 def _clip(text: str) -> str:
     """A meta description: whitespace-normalised, at most DESCRIPTION_CHARS characters."""
-    text = re.sub(r"\s+", " ", text).strip()
+    text = " ".join(text.split())  # str.split() splits at the same whitespace as re's \s
     return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
 
 
@@ -402,7 +431,7 @@ def _front_matter(**fields: object) -> list[str]:
     # page.meta raw (title, description) still show the text literally.
     lines = ["---"]
     for key, value in fields.items():
-        lines.append(f"{key}: {json.dumps(_escape_meta(value), ensure_ascii=False)}")
+        lines.append(f"{key}: {_JSON(_escape_meta(value))}")
     lines += ["---", ""]
     return lines
 
@@ -465,16 +494,15 @@ def _tag_downloads(site: Site, lang: Lang) -> list[str]:
 
 def _source_file(bank: BankInfo, lang: Lang) -> str:
     """The bank file a `lang` page shows, as a path in the repository (untranslated: the Chinese one)."""
-    return "banks/" + Path(bank.source.get(lang, bank.source["zh"])).name
+    return "banks/" + os.path.basename(bank.source.get(lang, bank.source["zh"]))
 
 
-def _source_links(site: Site, entry: Entry, lang: Lang, repo_url: str) -> list[str]:
+def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str) -> list[str]:
     """Links to report an error (a new GitHub issue, pre-filled) and to edit the source (the bank file
     at the question's line); nothing without a repository."""
     if not repo_url:
         return []
     repo = repo_url.rstrip("/").removesuffix(".git")
-    bank = _bank(site, entry.bank_id)
     q = entry.text[lang]
     file = _source_file(bank, lang)
     title = f"[{entry.bank_id}/{entry.slug}] {q.text}"
@@ -535,8 +563,13 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
     return next(tag.name(lang) for tag in site.tags if tag.id == tag_id)
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
+"""json.dumps(value, ensure_ascii=False) without building an encoder per call."""
 _HTML_LANG = {"zh": "zh", "en": "en"}
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+"""A linked term must not continue into one of these (it would be part of a longer name)."""
 _SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
 _MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-.!|$~^=&:\"'@%")
 _MD_REFS = {ord(ch): f"&#{ord(ch)};" for ch in _MD_SPECIAL}
+_MD_SPECIAL_RE = re.compile("[" + re.escape("".join(sorted(_MD_SPECIAL))) + "]")
 """md_text's table: each special character to its numeric reference (str.translate: ~10x a loop)."""
