@@ -40,7 +40,7 @@
   // first. `search_eval.py --ranking JSON` tries other values.
   var RANKING = {};
   var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
-  var DEBOUNCE_MS = 60;
+  var DEBOUNCE_MS = 60; // keys closer than this are one burst: search when it pauses (at once otherwise)
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
 
@@ -54,6 +54,7 @@
   var asked = null; // the query being shown (trimmed)
   var generation = 0; // bumps with every query: late answers to older queries are dropped
   var pending = []; // results of the shown query not rendered yet
+  var edited = -Infinity; // when the query last changed (performance.now())
   var rendering = null; // the batch being rendered (batches append in order, one at a time)
 
   /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
@@ -107,8 +108,11 @@
     if (q === asked) return;
     asked = q;
     var mine = ++generation;
+    pending = []; // the shown list's remaining results: not to be appended under this query
+    var now = performance.now();
+    var fast = now - edited < DEBOUNCE_MS; // mid-word: wait for a pause rather than search every key
+    edited = now;
     if (!q) {
-      pending = [];
       list.textContent = "";
       status(t.placeholder);
       return;
@@ -118,15 +122,13 @@
     if (cold) status(t.loading);
     load()
       .then(function (pagefind) {
-        var search = cold ? pagefind.search(q) : pagefind.debouncedSearch(q, {}, DEBOUNCE_MS);
-        return search.then(function (found) {
-          if (!found || mine !== generation) return null;
-          if (!found.results.length) return byCharacters(pagefind, q);
-          if (/^\s*".+"\s*$/.test(q)) return found.results;
-          return pagefind.search('"' + q.replace(/"/g, "") + '"').then(function (exact) {
-            var ranked = phraseFirst(found.results, exact.results);
-            return literalFirst(ranked, exact.results.length, q);
-          });
+        if (mine !== generation) return null; // typed on while Pagefind loaded
+        if (cold || !fast) return find(pagefind, q);
+        pagefind.preload(q).catch(function () {}); // the words' index chunks load while the reader types on
+        return new Promise(function (resolve) {
+          setTimeout(resolve, DEBOUNCE_MS);
+        }).then(function () {
+          return mine === generation ? find(pagefind, q) : null;
         });
       })
       .then(function (results) {
@@ -142,6 +144,22 @@
           status(t.error);
         }
       });
+  }
+
+  /* The query's results: Pagefind's, with the pages that have its words together first and of
+     those, the ones with the query exactly as typed. The plain and the phrase search run together:
+     they need the same index chunks. */
+  function find(pagefind, q) {
+    var quoted = /^\s*".+"\s*$/.test(q);
+    return Promise.all([pagefind.search(q), quoted ? null : pagefind.search('"' + q.replace(/"/g, "") + '"')]).then(
+      function (both) {
+        var all = both[0].results;
+        if (!all.length) return byCharacters(pagefind, q);
+        if (quoted) return all;
+        var exact = both[1].results;
+        return literalFirst(phraseFirst(all, exact), exact.length, q);
+      }
+    );
   }
 
   /* Pages with the query's words together and in order (Pagefind's "exact" search) first, then
@@ -197,7 +215,7 @@
      one by one and keep the pages whose text has the query as typed. */
   function byCharacters(pagefind, q) {
     var characters = q.replace(/[\u3400-\u9fff]/g, " $& ").trim();
-    if (characters.indexOf(" ") < 0) return [];
+    if (characters.indexOf(" ") < 0) return Promise.resolve([]);
     return pagefind.search(characters).then(function (found) {
       var head = found.results.slice(0, LITERAL_CHECKS);
       return Promise.all(
