@@ -41,6 +41,7 @@
   var RANKING = {};
   var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
   var DEBOUNCE_MS = 60; // keys closer than this are one burst: search when it pauses (at once otherwise)
+  var FIRST_PAINT = 3; // results shown together first; the rest of the batch follows as it arrives
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
 
@@ -131,12 +132,9 @@
           return mine === generation ? find(pagefind, q) : null;
         });
       })
-      .then(function (results) {
-        if (!results || mine !== generation) return; // superseded by a later keystroke
-        pending = results.slice();
-        return more(mine, true).then(function () {
-          if (mine === generation) status(results.length ? count(results.length) : t.none);
-        });
+      .then(function (found) {
+        if (!found || mine !== generation) return; // superseded by a later keystroke
+        return show(mine, q, found.results, found.checked);
       })
       .catch(function () {
         if (mine === generation) {
@@ -146,20 +144,101 @@
       });
   }
 
-  /* The query's results: Pagefind's, with the pages that have its words together first and of
-     those, the ones with the query exactly as typed. The plain and the phrase search run together:
-     they need the same index chunks. */
+  /* The query's results in Pagefind's order with those that have its words together first, and how
+     many of those first to check for the query exactly as typed (show() does, with their texts).
+     The plain and the phrase search run together: they need the same index chunks. */
   function find(pagefind, q) {
     var quoted = /^\s*".+"\s*$/.test(q);
     return Promise.all([pagefind.search(q), quoted ? null : pagefind.search('"' + q.replace(/"/g, "") + '"')]).then(
       function (both) {
         var all = both[0].results;
-        if (!all.length) return byCharacters(pagefind, q);
-        if (quoted) return all;
+        if (!all.length) {
+          return byCharacters(pagefind, q).then(function (results) {
+            return { results: results, checked: 0 };
+          });
+        }
+        if (quoted) return { results: all, checked: 0 };
         var exact = both[1].results;
-        return literalFirst(phraseFirst(all, exact), exact.length, q);
+        return { results: phraseFirst(all, exact), checked: Math.min(exact.length, LITERAL_CHECKS) };
       }
     );
+  }
+
+  /* Render the first batch of `results` as their texts arrive, in their final order: of the first
+     `checked` (the pages with the words together), those with the query exactly as typed first.
+     Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
+     A result is shown as soon as no text still on its way can move it, the first FIRST_PAINT
+     together; the first screen no longer waits for all of the up to 20 texts these checks need. */
+  function show(mine, q, results, checked) {
+    if (!results.length) {
+      list.textContent = "";
+      status(t.none);
+      return Promise.resolve();
+    }
+    var fetched = Math.min(results.length, Math.max(checked, BATCH));
+    var head = Math.min(FIRST_PAINT, fetched);
+    var pages = [];
+    var literal = []; // of the first `checked`: the text has the query as typed
+    var shown = 0;
+    var words = terms(q);
+
+    /* Indexes into `results` of the places that no text still on its way can change, in order. */
+    function settled() {
+      var first = [];
+      var other = [];
+      var i = 0;
+      for (; i < checked && pages[i]; i++) (literal[i] ? first : other).push(i);
+      if (i < checked) return first; // a text on its way may be a literal match, ahead of `other`
+      var order = first.concat(other);
+      for (; i < fetched && pages[i]; i++) order.push(i);
+      return order;
+    }
+
+    function paint() {
+      if (mine !== generation) return;
+      var order = settled();
+      var upto = Math.min(order.length, BATCH);
+      if (!shown) {
+        if (upto < head) return;
+        list.textContent = "";
+        scroller.scrollTop = 0;
+        status(count(results.length));
+      }
+      for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], words));
+    }
+
+    function texts(from, to) {
+      return Promise.all(
+        results.slice(from, to).map(function (result, i) {
+          return result.data().then(function (page) {
+            pages[from + i] = page;
+            literal[from + i] = from + i < checked && has(page, q);
+            paint();
+          });
+        })
+      );
+    }
+
+    // The first screen's texts alone, then the rest: asked for together, the first ones shared the
+    // connections (six per host over HTTP/1.1) and this thread with texts the first screen can do without.
+    var step = texts(0, head)
+      .then(function () {
+        if (mine === generation) return texts(head, fetched);
+      })
+      .then(function () {
+        if (mine !== generation) return;
+        pending = settled()
+          .map(function (i) {
+            return results[i];
+          })
+          .concat(results.slice(fetched))
+          .slice(shown);
+      });
+    var done = step.finally(function () {
+      if (rendering === done) rendering = null;
+    });
+    rendering = done;
+    return done;
   }
 
   /* Pages with the query's words together and in order (Pagefind's "exact" search) first, then
@@ -187,27 +266,6 @@
           return !phrase[r.id];
         })
       );
-  }
-
-  /* Of the first pages with the words together, those with the query exactly as typed first:
-     Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
-     The first batch's texts are fetched here too (Pagefind caches them), in the same round trip. */
-  function literalFirst(results, together, q) {
-    var checked = Math.min(together, LITERAL_CHECKS);
-    return Promise.all(
-      results.slice(0, Math.max(checked, BATCH)).map(function (result) {
-        return result.data();
-      })
-    ).then(function (pages) {
-      var head = results.slice(0, checked);
-      var literal = head.filter(function (result, i) {
-        return has(pages[i], q);
-      });
-      var other = head.filter(function (result) {
-        return literal.indexOf(result) < 0;
-      });
-      return literal.concat(other, results.slice(checked));
-    });
   }
 
   /* Nothing found, yet a page may have the text: the browser cut the query into words otherwise than
