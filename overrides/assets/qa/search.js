@@ -40,7 +40,8 @@
   // first. `search_eval.py --ranking JSON` tries other values.
   var RANKING = {};
   var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
-  var DEBOUNCE_MS = 60;
+  var DEBOUNCE_MS = 60; // keys closer than this are one burst: search when it pauses (at once otherwise)
+  var FIRST_PAINT = 3; // results shown together first; the rest of the batch follows as it arrives
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
 
@@ -54,6 +55,7 @@
   var asked = null; // the query being shown (trimmed)
   var generation = 0; // bumps with every query: late answers to older queries are dropped
   var pending = []; // results of the shown query not rendered yet
+  var edited = -Infinity; // when the query last changed (performance.now())
   var rendering = null; // the batch being rendered (batches append in order, one at a time)
 
   /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
@@ -107,8 +109,11 @@
     if (q === asked) return;
     asked = q;
     var mine = ++generation;
+    pending = []; // the shown list's remaining results: not to be appended under this query
+    var now = performance.now();
+    var fast = now - edited < DEBOUNCE_MS; // mid-word: wait for a pause rather than search every key
+    edited = now;
     if (!q) {
-      pending = [];
       list.textContent = "";
       status(t.placeholder);
       return;
@@ -118,23 +123,18 @@
     if (cold) status(t.loading);
     load()
       .then(function (pagefind) {
-        var search = cold ? pagefind.search(q) : pagefind.debouncedSearch(q, {}, DEBOUNCE_MS);
-        return search.then(function (found) {
-          if (!found || mine !== generation) return null;
-          if (!found.results.length) return byCharacters(pagefind, q);
-          if (/^\s*".+"\s*$/.test(q)) return found.results;
-          return pagefind.search('"' + q.replace(/"/g, "") + '"').then(function (exact) {
-            var ranked = phraseFirst(found.results, exact.results);
-            return literalFirst(ranked, exact.results.length, q);
-          });
+        if (mine !== generation) return null; // typed on while Pagefind loaded
+        if (cold || !fast) return find(pagefind, q);
+        pagefind.preload(q).catch(function () {}); // the words' index chunks load while the reader types on
+        return new Promise(function (resolve) {
+          setTimeout(resolve, DEBOUNCE_MS);
+        }).then(function () {
+          return mine === generation ? find(pagefind, q) : null;
         });
       })
-      .then(function (results) {
-        if (!results || mine !== generation) return; // superseded by a later keystroke
-        pending = results.slice();
-        return more(mine, true).then(function () {
-          if (mine === generation) status(results.length ? count(results.length) : t.none);
-        });
+      .then(function (found) {
+        if (!found || mine !== generation) return; // superseded by a later keystroke
+        return show(mine, q, found.results, found.checked);
       })
       .catch(function () {
         if (mine === generation) {
@@ -142,6 +142,103 @@
           status(t.error);
         }
       });
+  }
+
+  /* The query's results in Pagefind's order with those that have its words together first, and how
+     many of those first to check for the query exactly as typed (show() does, with their texts).
+     The plain and the phrase search run together: they need the same index chunks. */
+  function find(pagefind, q) {
+    var quoted = /^\s*".+"\s*$/.test(q);
+    return Promise.all([pagefind.search(q), quoted ? null : pagefind.search('"' + q.replace(/"/g, "") + '"')]).then(
+      function (both) {
+        var all = both[0].results;
+        if (!all.length) {
+          return byCharacters(pagefind, q).then(function (results) {
+            return { results: results, checked: 0 };
+          });
+        }
+        if (quoted) return { results: all, checked: 0 };
+        var exact = both[1].results;
+        return { results: phraseFirst(all, exact), checked: Math.min(exact.length, LITERAL_CHECKS) };
+      }
+    );
+  }
+
+  /* Render the first batch of `results` as their texts arrive, in their final order: of the first
+     `checked` (the pages with the words together), those with the query exactly as typed first.
+     Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
+     A result is shown as soon as no text still on its way can move it, the first FIRST_PAINT
+     together; the first screen no longer waits for all of the up to 20 texts these checks need. */
+  function show(mine, q, results, checked) {
+    if (!results.length) {
+      list.textContent = "";
+      status(t.none);
+      return Promise.resolve();
+    }
+    var fetched = Math.min(results.length, Math.max(checked, BATCH));
+    var head = Math.min(FIRST_PAINT, fetched);
+    var pages = [];
+    var literal = []; // of the first `checked`: the text has the query as typed
+    var shown = 0;
+    var words = terms(q);
+
+    /* Indexes into `results` of the places that no text still on its way can change, in order. */
+    function settled() {
+      var first = [];
+      var other = [];
+      var i = 0;
+      for (; i < checked && pages[i]; i++) (literal[i] ? first : other).push(i);
+      if (i < checked) return first; // a text on its way may be a literal match, ahead of `other`
+      var order = first.concat(other);
+      for (; i < fetched && pages[i]; i++) order.push(i);
+      return order;
+    }
+
+    function paint() {
+      if (mine !== generation) return;
+      var order = settled();
+      var upto = Math.min(order.length, BATCH);
+      if (!shown) {
+        if (upto < head) return;
+        list.textContent = "";
+        scroller.scrollTop = 0;
+        status(count(results.length));
+      }
+      for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], words));
+    }
+
+    function texts(from, to) {
+      return Promise.all(
+        results.slice(from, to).map(function (result, i) {
+          return result.data().then(function (page) {
+            pages[from + i] = page;
+            literal[from + i] = from + i < checked && has(page, q);
+            paint();
+          });
+        })
+      );
+    }
+
+    // The first screen's texts alone, then the rest: asked for together, the first ones shared the
+    // connections (six per host over HTTP/1.1) and this thread with texts the first screen can do without.
+    var step = texts(0, head)
+      .then(function () {
+        if (mine === generation) return texts(head, fetched);
+      })
+      .then(function () {
+        if (mine !== generation) return;
+        pending = settled()
+          .map(function (i) {
+            return results[i];
+          })
+          .concat(results.slice(fetched))
+          .slice(shown);
+      });
+    var done = step.finally(function () {
+      if (rendering === done) rendering = null;
+    });
+    rendering = done;
+    return done;
   }
 
   /* Pages with the query's words together and in order (Pagefind's "exact" search) first, then
@@ -171,33 +268,12 @@
       );
   }
 
-  /* Of the first pages with the words together, those with the query exactly as typed first:
-     Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
-     The first batch's texts are fetched here too (Pagefind caches them), in the same round trip. */
-  function literalFirst(results, together, q) {
-    var checked = Math.min(together, LITERAL_CHECKS);
-    return Promise.all(
-      results.slice(0, Math.max(checked, BATCH)).map(function (result) {
-        return result.data();
-      })
-    ).then(function (pages) {
-      var head = results.slice(0, checked);
-      var literal = head.filter(function (result, i) {
-        return has(pages[i], q);
-      });
-      var other = head.filter(function (result) {
-        return literal.indexOf(result) < 0;
-      });
-      return literal.concat(other, results.slice(checked));
-    });
-  }
-
   /* Nothing found, yet a page may have the text: the browser cut the query into words otherwise than
      Pagefind cut the page (中 | 小学生 | 所以 against 中小 | 学生 | 所以). Search its Chinese characters
      one by one and keep the pages whose text has the query as typed. */
   function byCharacters(pagefind, q) {
     var characters = q.replace(/[\u3400-\u9fff]/g, " $& ").trim();
-    if (characters.indexOf(" ") < 0) return [];
+    if (characters.indexOf(" ") < 0) return Promise.resolve([]);
     return pagefind.search(characters).then(function (found) {
       var head = found.results.slice(0, LITERAL_CHECKS);
       return Promise.all(
