@@ -243,11 +243,14 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         terms[slug] = links.question_terms(cand.zh)
     related = links.related_questions(entries, terms)
     entries = [_with_related(e, related[e.slug]) for e in entries]
+    slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
+    for e in entries:
+        slugs_of[e.bank_id].append(e.slug)
     banks = tuple(
         BankInfo(
             id=bank.id,
             titles={"zh": bank.title, "en": tr.title if tr else bank.title},
-            slugs=tuple(e.slug for e in entries if e.bank_id == bank.id),
+            slugs=tuple(slugs_of[bank.id]),
             translated=tr is not None,
             source={"zh": bank.path, **({"en": tr.path} if tr else {})},
         )

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import insort
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from itertools import chain, compress, repeat
-from operator import add
+from itertools import chain
+from operator import itemgetter
 
 from .model import Entry, Lang, Question
 
@@ -159,18 +159,13 @@ def _tag_masks(entries: list[Entry]) -> list[int]:
 def _best(score: dict[int, float], tags: list[int], i: int) -> list[int]:
     """The MAX_RELATED best-scoring questions for question `i` (ties: the earlier question first)."""
     mine = tags[i]
-    candidates: Iterable[tuple[int, float]] = score.items()
-    if len(score) > MAX_RELATED:
-        # Five real totals give a floor for the fifth best total. Shared tags add at most `bonus`,
-        # so a question whose term score plus `bonus` stays below the floor cannot make the top
-        # five: only the others are ranked (same result, faster).
-        fifth = sorted(score.values())[-MAX_RELATED]
-        leaders = compress(score.items(), map(fifth.__le__, score.values()))
-        floor = sorted(s + TAG_WEIGHT * (mine & tags[o]).bit_count() for o, s in leaders)[-MAX_RELATED]
-        bonus = TAG_WEIGHT * mine.bit_count()
-        candidates = compress(score.items(), map(floor.__le__, map(add, score.values(), repeat(bonus))))
-    ranked = sorted((-(s + TAG_WEIGHT * (mine & tags[o]).bit_count()), o) for o, s in candidates)
-    return [o for negative, o in ranked[:MAX_RELATED] if -negative >= MIN_SCORE]
+    bonus = TAG_WEIGHT * mine.bit_count()  # the most that shared tags can add
+    best: list[tuple[float, int]] = []  # (-total score, question), best first
+    for o, s in sorted(score.items(), key=itemgetter(1), reverse=True):
+        if len(best) >= MAX_RELATED and s + bonus < -best[MAX_RELATED - 1][0]:
+            break  # this and every later question (lower term score) stay below the fifth best
+        insort(best, (-(s + TAG_WEIGHT * (mine & tags[o]).bit_count()), o))
+    return [o for negative, o in best[:MAX_RELATED] if -negative >= MIN_SCORE]
 
 
 def _subject_phrases(title: str) -> set[str]:

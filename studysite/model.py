@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 Lang = Literal["zh", "en"]
@@ -198,3 +199,12 @@ class Site:
     """Old URLs that must keep working."""
     inline_links: dict[Lang, dict[str, tuple[tuple[str, str], ...]]] = field(hash=False, default_factory=dict)
     """Per language and slug: (term, target slug) pairs whose first mention links to another question."""
+
+    def bank(self, bank_id: str) -> BankInfo:
+        """The bank with this id (KeyError when there is none)."""
+        return self._banks_by_id[bank_id]
+
+    @cached_property
+    def _banks_by_id(self) -> dict[str, BankInfo]:
+        # Built on first use (a page per question asks for its bank: a scan each would be quadratic).
+        return {bank.id: bank for bank in self.banks}

@@ -26,7 +26,7 @@ def print_pages(site: Site, lang: Lang) -> Iterator[Page]:
 
 
 def print_page(site: Site, bank_id: str, lang: Lang) -> str:
-    bank = next(b for b in site.banks if b.id == bank_id)
+    bank = site.bank(bank_id)
     title = t("print.title", lang, bank=bank.titles[lang])
     lines = _front_matter(title=title, hide=["navigation", "toc"], search={"exclude": True})
     sep = html.escape(t("punct.sep", lang))

@@ -73,7 +73,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
     """A question's page. `finder` is the glossary's finder for the language of the text shown (looked
     up here when not given)."""
     q = entry.text[lang]
-    bank = _bank(site, entry.bank_id)
+    bank = site.bank(entry.bank_id)
     tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
     lines = _front_matter(
         title=q.text,
@@ -155,7 +155,7 @@ def answer_blocks_html(q: Question, annotate: Callable[[str], str] = html.escape
 
 
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
-    bank = _bank(site, bank_id)
+    bank = site.bank(bank_id)
     n = len(bank.slugs)
     description = _clip(f"{bank.titles[lang]} · {t('bank.intro', lang, n=n)}")
     lines = _front_matter(title=bank.titles[lang], description=description, qa_bank=bank_id)
@@ -553,10 +553,6 @@ def _home_offline(lang: Lang) -> list[str]:
         f'<p class="qa-download">{zip_link}{about}</p>',
         "",
     ]
-
-
-def _bank(site: Site, bank_id: str):  # type: ignore[no-untyped-def]
-    return next(b for b in site.banks if b.id == bank_id)
 
 
 def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
