@@ -55,7 +55,7 @@
   var asked = null; // the query being shown (trimmed)
   var generation = 0; // bumps with every query: late answers to older queries are dropped
   var pending = []; // results of the shown query not rendered yet
-  var edited = -Infinity; // when the query last changed (performance.now())
+  var edited = -Infinity; // when a query was last typed (performance.now()); not an emptied box
   var rendering = null; // the batch being rendered (batches append in order, one at a time)
 
   /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
@@ -110,14 +110,16 @@
     asked = q;
     var mine = ++generation;
     pending = []; // the shown list's remaining results: not to be appended under this query
-    var now = performance.now();
-    var fast = now - edited < DEBOUNCE_MS; // mid-word: wait for a pause rather than search every key
-    edited = now;
     if (!q) {
       list.textContent = "";
       status(t.placeholder);
       return;
     }
+    // Mid-burst (this key within DEBOUNCE_MS of the last query's): wait for a pause rather than search
+    // every key. An emptied box searched nothing, so the query typed into it next searches at once.
+    var now = performance.now();
+    var fast = now - edited < DEBOUNCE_MS;
+    edited = now;
     if (location.protocol === "file:") return status(t.file);
     var cold = !ready; // typed while Pagefind loads: search as soon as it is there
     if (cold) status(t.loading);
