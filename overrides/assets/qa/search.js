@@ -36,11 +36,11 @@
   // Pagefind's ranking options (empty: its defaults). Measured with scripts/search_eval.py on 1,000
   // questions (200 queries): title weight 1 to 20, termFrequency 0.5, pageLength 0.25, termSaturation
   // 0.8 to 2 and termSimilarity 0.5 moved the right-page-first rate by 0.04 at most without the two
-  // steps below, and not at all with them: phraseFirst and literalFirst are what rank the right page
-  // first. `search_eval.py --ranking JSON` tries other values.
+  // steps below, and not at all with them: phraseFirst and the literal check in show() are what rank
+  // the right page first. `search_eval.py --ranking JSON` tries other values.
   var RANKING = {};
   var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
-  var DEBOUNCE_MS = 60; // keys closer than this are one burst: search when it pauses (at once otherwise)
+  var DEBOUNCE_MS = 60; // keys closer than this are one burst, searched when it pauses (see query())
   var FIRST_PAINT = 3; // results shown together first; the rest of the batch follows as it arrives
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
