@@ -36,11 +36,11 @@
   // Pagefind's ranking options (empty: its defaults). Measured with scripts/search_eval.py on 1,000
   // questions (200 queries): title weight 1 to 20, termFrequency 0.5, pageLength 0.25, termSaturation
   // 0.8 to 2 and termSimilarity 0.5 moved the right-page-first rate by 0.04 at most without the two
-  // steps below, and not at all with them: phraseFirst and literalFirst are what rank the right page
-  // first. `search_eval.py --ranking JSON` tries other values.
+  // steps below, and not at all with them: phraseFirst and the literal check in show() are what rank
+  // the right page first. `search_eval.py --ranking JSON` tries other values.
   var RANKING = {};
   var BATCH = 10; // results rendered at a time; more as the list scrolls (as Material does)
-  var DEBOUNCE_MS = 60; // keys closer than this are one burst: search when it pauses (at once otherwise)
+  var DEBOUNCE_MS = 60; // keys closer than this are one burst, searched when it pauses (see query())
   var FIRST_PAINT = 3; // results shown together first; the rest of the batch follows as it arrives
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
@@ -55,7 +55,7 @@
   var asked = null; // the query being shown (trimmed)
   var generation = 0; // bumps with every query: late answers to older queries are dropped
   var pending = []; // results of the shown query not rendered yet
-  var edited = -Infinity; // when the query last changed (performance.now())
+  var edited = -Infinity; // when a query was last typed (performance.now()); not an emptied box
   var rendering = null; // the batch being rendered (batches append in order, one at a time)
 
   /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
@@ -110,14 +110,16 @@
     asked = q;
     var mine = ++generation;
     pending = []; // the shown list's remaining results: not to be appended under this query
-    var now = performance.now();
-    var fast = now - edited < DEBOUNCE_MS; // mid-word: wait for a pause rather than search every key
-    edited = now;
     if (!q) {
       list.textContent = "";
       status(t.placeholder);
       return;
     }
+    // Mid-burst (this key within DEBOUNCE_MS of the last query's): wait for a pause rather than search
+    // every key. An emptied box searched nothing, so the query typed into it next searches at once.
+    var now = performance.now();
+    var fast = now - edited < DEBOUNCE_MS;
+    edited = now;
     if (location.protocol === "file:") return status(t.file);
     var cold = !ready; // typed while Pagefind loads: search as soon as it is there
     if (cold) status(t.loading);
