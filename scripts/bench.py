@@ -863,13 +863,14 @@ def machine() -> str:
     )
 
 
+def target_lines(rows: list[Row]) -> list[str]:
+    mark = {True: "PASS", False: "FAIL", None: "n/a"}
+    return [f"- **{mark[ok]}** {desc}" for ok, desc in targets(rows)]
+
+
 def report(rows: list[Row], notes: list[str], load_at_start: str) -> str:
-    lines = table(rows)
-    results = targets(rows)
-    mark = {True: "PASS", False: "FAIL", None: "n/a "}
-    text = ["## Results", "", *lines, "", "## Targets (issue 8)", ""]
-    text += [f"- **{mark[ok].strip()}** {desc}" for ok, desc in results]
-    text += ["", "## Where the gaps come from (measured in this run)", ""]
+    text = ["## Results", "", *table(rows), "", "## Targets (issue 8)", "", *target_lines(rows)]
+    text += ["", "## What the numbers come from (measured in this run)", ""]
     text += [f"- {n}" for n in explain(rows)]
     text += ["", "## How it was measured", "", *[f"- {n}" for n in notes], f"- Machine: {load_at_start}.", ""]
     return "\n".join(text)
@@ -1070,7 +1071,7 @@ def main(argv: list[str]) -> int:
             encoding="utf-8",
         )
         plot(rows)
-        update_readme(table(rows))
+        update_readme([*table(rows), "", "Targets (issue 8):", "", *target_lines(rows)])
         print(f"bench: wrote {RESULTS.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
     return 0
 
