@@ -141,11 +141,12 @@ def _rare_terms(weights: list[dict[str, float]]) -> tuple[dict[str, float], list
     cap = max(4, min(MAX_POSTING, n // 10))
     answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
     rarity: dict[str, float] = {}
-    least: dict[str, float] = {}  # the weight with which a question takes part: a common bigram's is its title's
+    least: dict[str, float] = {}  # the least weight a question must give the term to take part
     for term, k in Counter(chain.from_iterable(weights)).items():
         if 1 < k <= cap:
             rarity[term] = math.log(1 + n / k)
-            least[term] = HAN_WEIGHT * TITLE_BOOST if k > answer_cap and not term.isascii() else 0.0
+            common_bigram = k > answer_cap and not term.isascii()
+            least[term] = HAN_WEIGHT * TITLE_BOOST if common_bigram else 0.0  # in the title, for one
     held = [[t for t in filter(least.__contains__, own) if own[t] >= least[t]] for own in weights]
     return rarity, held
 
