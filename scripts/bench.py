@@ -666,7 +666,7 @@ def table(rows: list[Row]) -> list[str]:
         for r in rows:
             try:
                 cells.append(fn(r))
-            except (KeyError, IndexError, TypeError, ValueError):
+            except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):
                 cells.append("–")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
 
