@@ -250,6 +250,13 @@ def test_zip_reads_from_file_urls(unzipped: Path, browser: object) -> None:
     page.click(f'article a[href="{Q_OTHER.split("/")[1]}/index.html"]')
     page.wait_for_load_state()
     assert page.inner_text("article h1") == _h1(unzipped / Q_OTHER)
+    # the sidebar's list of the bank's questions: the bank's nav.js is a script, which file:// loads
+    listed = page.locator(".md-nav--primary .qa-banknav__list a")
+    listed.first.wait_for()
+    assert page.inner_text('.qa-banknav__list [aria-current="page"]') == _h1(unzipped / Q_OTHER)
+    hrefs = [a.get_attribute("href") or "" for a in listed.all()]
+    assert len(hrefs) == 14 and all(h.startswith(unzipped.as_uri()) and h.endswith("/index.html") for h in hrefs)
+    assert (unzipped / Q_OTHER / "index.html").as_uri() in hrefs
     # the next-question link, the language switcher, the logo back home
     page.click(".qa-pager__next")
     page.wait_for_load_state()
