@@ -76,18 +76,17 @@ class EnglishBuild:
 
     The two builds are independent (each language has its own docs folder, generated before either
     starts), and MkDocs renders on one core: side by side they take about the time of the longer one.
-    The child writes beside the site folder, because MkDocs empties the site folder after
-    `on_pre_build`; `finish` moves its output to <site_dir>/en once the Chinese pages are written.
+    MkDocs empties the site folder after `on_pre_build` but leaves its hidden entries alone, so the
+    child writes into <site_dir>/.en-build and `finish` moves that to <site_dir>/en once the Chinese
+    pages are written. A killed build's leftover goes with its site folder (`make site` stages the
+    whole site and cleans up killed stagings) or is removed by the next build here.
     """
 
     def __init__(self, config: Any) -> None:
         en_file, site_dir, site_url, strict = _english_args(config)
-        final = Path(site_dir)
-        self.final = final
-        self.scratch = final.parent.parent / f".{final.parent.name}.en-{os.getpid()}"
-        for stale in final.parent.parent.glob(f".{final.parent.name}.en-*"):  # left by a killed build
-            if stale == self.scratch or not _alive(stale.name.rsplit("-", 1)[1]):
-                shutil.rmtree(stale, ignore_errors=True)
+        self.final = Path(site_dir)
+        self.scratch = self.final.with_name(".en-build")
+        shutil.rmtree(self.scratch, ignore_errors=True)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
         code = "import sys, studysite.site_finish as f; f._english_child(sys.argv[1:])"
@@ -117,16 +116,6 @@ class EnglishBuild:
             self.proc.wait()
         self.log.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
-
-
-def _alive(pid: str) -> bool:
-    try:
-        os.kill(int(pid), 0)
-    except (ValueError, ProcessLookupError):
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _english_child(argv: list[str]) -> None:
