@@ -6,12 +6,11 @@ linear in the corpus: a term shared by too many questions says nothing and is sk
 
 from __future__ import annotations
 
-import math
 import re
-from bisect import insort
-from collections import Counter, defaultdict
-from itertools import chain
-from operator import itemgetter
+from collections import defaultdict
+from itertools import chain, count
+
+import numpy as np
 
 from .model import Entry, Lang, Question
 
@@ -53,32 +52,61 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
     Score of a pair: sum over shared terms of idf x the smaller of the two weights, plus
     TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part (Chinese bigrams in
     more than MAX_ANSWER_BIGRAM_POSTING only from title to title), so the work is bounded by the
-    postings of rare terms, not by the number of pairs.
+    postings of rare terms, not by the number of pairs: at most cap^2 pairs per term.
+
+    The pairs are scored with numpy: one array of (question, question, gain) per shared rare term,
+    summed per pair. At 5,000 questions that is about a million pairs, ~2 s as a Python loop and
+    ~0.1 s here. Ties (equal totals, compared at 1e-9 so the order of the sums does not matter) go
+    to the earlier question.
     """
-    weights = [terms[e.slug] for e in entries]
-    rarity, held = _rare_terms(weights)
-    # Per term, the questions holding it grouped by the weight it has in them: what the term adds
-    # to each is then one product per group (idf x the smaller weight), not one per question.
-    postings: dict[str, dict[float, list[int]]] = defaultdict(dict)
-    for i, mine in enumerate(held):
-        own = weights[i]
-        for term in mine:
-            postings[term].setdefault(own[term], []).append(i)
-    tags = _tag_masks(entries)
-    result = {}
-    for i, e in enumerate(entries):
-        own = weights[i]
-        score: dict[int, float] = {}
-        get = score.get
-        for term in held[i]:
-            weight, idf = own[term], rarity[term]
-            for level, others in postings[term].items():
-                gain = idf * min(weight, level)
-                for o in others:
-                    score[o] = get(o, 0.0) + gain
-        score.pop(i, None)
-        result[e.slug] = tuple(entries[o].slug for o in _best(score, tags, i))
-    return result
+    n = len(entries)
+    q, t, w, idf = _rare_terms([terms[e.slug] for e in entries])
+    if not len(q):
+        return {e.slug: () for e in entries}
+    # Group the (question, term) entries by term, questions in order within each term.
+    order = np.lexsort((q, t))
+    q, t, w = q[order], t[order], w[order]
+    starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
+    sizes = np.diff(np.r_[starts, len(t)])
+    # Every ordered pair within a term's group: entry k pairs with each entry of its own group.
+    group_size = np.repeat(sizes, sizes)
+    left = np.repeat(np.arange(len(t)), group_size)
+    first = np.repeat(np.repeat(starts, sizes), group_size)
+    offset = np.arange(len(left)) - np.repeat(np.cumsum(group_size) - group_size, group_size)
+    right = first + offset
+    keep = left != right
+    left, right = left[keep], right[keep]
+    gain = idf[t[left]] * np.minimum(w[left], w[right])
+    key = q[left] * n + q[right]
+    pairs, at = np.unique(key, return_inverse=True)
+    score = np.bincount(at.ravel(), weights=gain, minlength=len(pairs))
+    a, b = pairs // n, pairs % n
+    total = score + TAG_WEIGHT * _shared_tags(entries, a, b)
+    total = np.round(total, 9)
+    ok = total >= MIN_SCORE
+    a, b, total = a[ok], b[ok], total[ok]
+    rank = np.lexsort((b, -total, a))  # per question: best total first, then the earlier question
+    a, b = a[rank], b[rank]
+    row_start = np.searchsorted(a, np.arange(n))
+    place = np.arange(len(a)) - row_start[a]
+    top = place < MAX_RELATED
+    chosen: list[list[str]] = [[] for _ in range(n)]
+    for i, o in zip(a[top].tolist(), b[top].tolist(), strict=True):
+        chosen[i].append(entries[o].slug)
+    return {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
+
+
+def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How many tags questions a[k] and b[k] share, for every k."""
+    ids: dict[str, int] = {}
+    rows = [[ids.setdefault(tag, len(ids)) for tag in e.tags] for e in entries]
+    has = np.zeros((len(entries), max(1, len(ids))), dtype=np.uint8)
+    for i, row in enumerate(rows):
+        has[i, row] = 1
+    shared = np.zeros(len(a), dtype=np.int64)
+    for column in has.T:  # one pass per tag keeps memory at the size of the pair list
+        shared += column[a] & column[b]
+    return shared
 
 
 def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
@@ -134,39 +162,30 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     return out
 
 
-def _rare_terms(weights: list[dict[str, float]]) -> tuple[dict[str, float], list[list[str]]]:
-    """The idf of every term in more than one question but at most `cap`, and per question those
-    of its terms that relate it to others, in its own order."""
+def _rare_terms(weights: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (question, term, weight) entries that relate questions, and every term's idf.
+
+    A term takes part when it is in more than one question but at most `cap`; a Chinese bigram in
+    more than `answer_cap` only where it is in the question's title. Terms are numbered in order of
+    first use (a C-level dict lookup per term), the rest is array work.
+    """
     n = len(weights)
     cap = max(4, min(MAX_POSTING, n // 10))
     answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
-    rarity: dict[str, float] = {}
-    least: dict[str, float] = {}  # the least weight a question must give the term to take part
-    for term, k in Counter(chain.from_iterable(weights)).items():
-        if 1 < k <= cap:
-            rarity[term] = math.log(1 + n / k)
-            common_bigram = k > answer_cap and not term.isascii()
-            least[term] = HAN_WEIGHT * TITLE_BOOST if common_bigram else 0.0  # in the title, for one
-    held = [[t for t in filter(least.__contains__, own) if own[t] >= least[t]] for own in weights]
-    return rarity, held
-
-
-def _tag_masks(entries: list[Entry]) -> list[int]:
-    """Each question's tags as bits, so counting the tags two questions share is one `&`."""
-    bits: dict[str, int] = {}
-    return [sum(bits.setdefault(t, 1 << len(bits)) for t in e.tags) for e in entries]
-
-
-def _best(score: dict[int, float], tags: list[int], i: int) -> list[int]:
-    """The MAX_RELATED best-scoring questions for question `i` (ties: the earlier question first)."""
-    mine = tags[i]
-    bonus = TAG_WEIGHT * mine.bit_count()  # the most that shared tags can add
-    best: list[tuple[float, int]] = []  # (-total score, question), best first
-    for o, s in sorted(score.items(), key=itemgetter(1), reverse=True):
-        if len(best) >= MAX_RELATED and s + bonus < -best[MAX_RELATED - 1][0]:
-            break  # this and every later question (lower term score) stay below the fifth best
-        insort(best, (-(s + TAG_WEIGHT * (mine & tags[o]).bit_count()), o))
-    return [o for negative, o in best[:MAX_RELATED] if -negative >= MIN_SCORE]
+    number: defaultdict[str, int] = defaultdict(count().__next__)
+    term = np.fromiter(chain.from_iterable(map(number.__getitem__, own) for own in weights), dtype=np.int64)
+    weight = np.fromiter(chain.from_iterable(own.values() for own in weights), dtype=np.float64, count=len(term))
+    question = np.repeat(np.arange(n, dtype=np.int64), [len(own) for own in weights])
+    k = np.bincount(term, minlength=len(number))
+    idf = np.log(1 + n / np.maximum(k, 1))
+    least = np.zeros(len(number))  # the least weight a question must give the term to take part
+    common = np.flatnonzero((k > answer_cap) & (k <= cap)).tolist()
+    if common:
+        vocabulary = list(number)  # numbered in insertion order
+        least[common] = [0.0 if vocabulary[i].isascii() else HAN_WEIGHT * TITLE_BOOST for i in common]
+    kt = k[term]
+    keep = (kt > 1) & (kt <= cap) & (weight >= least[term])
+    return question[keep], term[keep], weight[keep], idf
 
 
 def _subject_phrases(title: str) -> set[str]:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import math
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from studysite import links
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from studysite.model import Site
+from studysite.model import Entry, Site
 from tests.sitekit import SEED
 
 PD = ("multi-node-pd-disaggregation-kv-cache", "cross-sm-pd-disaggregation-af-attention")
@@ -49,3 +54,60 @@ def test_inline_links_point_at_the_question_about_the_term(site: Site) -> None:
         for slug, pairs in per_lang.items():
             targets = [target for _, target in pairs]
             assert slug not in targets and len(targets) == len(set(targets))
+
+
+# --- related questions: the array version against the definition, pair by pair -------------------
+
+
+def _reference_related(entries: list[Entry], terms: dict[str, dict[str, float]]) -> dict[str, tuple[str, ...]]:
+    """The scoring rule of links.related_questions written out over all pairs, no index, no arrays."""
+    n = len(entries)
+    cap = max(4, min(links.MAX_POSTING, n // 10))
+    answer_cap = max(4, min(links.MAX_ANSWER_BIGRAM_POSTING, n // 10))
+    held: list[dict[str, float]] = []
+    for e in entries:
+        mine = {}
+        for term, weight in terms[e.slug].items():
+            k = sum(term in terms[o.slug] for o in entries)
+            title_only = k > answer_cap and not term.isascii()
+            if 1 < k <= cap and (not title_only or weight >= links.HAN_WEIGHT * links.TITLE_BOOST):
+                mine[term] = weight
+        held.append(mine)
+    out = {}
+    for i, e in enumerate(entries):
+        ranked = []
+        for o, other in enumerate(entries):
+            shared = held[i].keys() & held[o].keys()
+            if o == i or not shared:
+                continue
+            k = {t: sum(t in terms[x.slug] for x in entries) for t in shared}
+            score = sum(math.log(1 + n / k[t]) * min(held[i][t], held[o][t]) for t in shared)
+            total = round(score + links.TAG_WEIGHT * len(set(e.tags) & set(other.tags)), 9)
+            if total >= links.MIN_SCORE:
+                ranked.append((-total, o))
+        out[e.slug] = tuple(entries[o].slug for _, o in sorted(ranked)[: links.MAX_RELATED])
+    return out
+
+
+_TERM = st.sampled_from(["nccl", "allreduce", "kv", "显存", "通信", "调度", "rdma", "带宽", "tp", "算子", "hopper"])
+_WEIGHT = st.sampled_from([links.HAN_WEIGHT, links.HAN_WEIGHT * links.TITLE_BOOST, 1.0, 2.0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(_TERM, _WEIGHT, max_size=6),
+            st.lists(st.sampled_from(["a", "b", "c"]), max_size=3, unique=True),
+        ),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_related_questions_follow_their_definition(questions: list[tuple[dict[str, float], list[str]]]) -> None:
+    entries = [
+        Entry(slug=f"q{i}", bank_id="b", index=i, text={}, translated=True, tags=tuple(tags))
+        for i, (_, tags) in enumerate(questions)
+    ]
+    terms = {f"q{i}": own for i, (own, _) in enumerate(questions)}
+    assert links.related_questions(entries, terms) == _reference_related(entries, terms)
