@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import links, slugs
+from . import links, parallel, slugs
 from .errors import Problems
 from .glossary import load_glossary, warn_unused
 from .model import (
@@ -16,6 +16,7 @@ from .model import (
     BankInfo,
     Entry,
     GlossaryTerm,
+    Lang,
     LeadIn,
     ListBlock,
     Paragraph,
@@ -27,12 +28,14 @@ from .model import (
 from .parse import parse_bank
 from .render import render_site
 from .taxonomy import assign_tags, load_taxonomy
-from .write import build_lock, write_tree_in_place, write_tree_swap
+from .write import build_lock, staged_tree, write_tree_in_place
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
 TAXONOMY = "taxonomy.yml"
 GLOSSARY = "glossary.yml"
 LOCK = "slugs.lock"
+PARALLEL_FROM = 400
+"""Questions from which rendering forks a second process (below, the fork costs more than it saves)."""
 RESERVED_IDS = frozenset(
     {
         "assets",
@@ -99,13 +102,13 @@ def generate(
     sources = load_sources(banks_dir, problems)
     problems.raise_if_any(strict=strict)
     site, lock_text = build_site_model(sources)
-    files = render_files(site, repo_url)
-    result = Result(site, files, lock_text, [str(w) for w in problems.warnings], sources=sources)
+    result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
         if in_place:
-            result.written = write_tree_in_place(docs_dir, files)
+            result.files = render_files(site, repo_url)
+            result.written = write_tree_in_place(docs_dir, result.files)
         else:
-            write_tree_swap(docs_dir, files)
+            result.files = render_and_swap(site, docs_dir, repo_url)
         lock_path = banks_dir / LOCK
         if update_lock and (not lock_path.exists() or lock_path.read_text(encoding="utf-8") != lock_text):
             tmp = lock_path.with_name(f".{LOCK}.tmp")
@@ -218,31 +221,43 @@ def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
 
 
 def build_site_model(sources: Sources) -> tuple[Site, str]:
-    """Enrich the parsed banks: slugs (and the new lock text), tags, related questions, inline links."""
+    """Enrich the parsed banks: slugs (and the new lock text), tags, related questions, inline links.
+
+    From PARALLEL_FROM questions on (with a second core), forked children tag the questions and
+    find the inline links while this process reads each question's terms and relates them: the
+    same results, each stage's work unchanged, about half the wait.
+    """
     candidates = [
         slugs.Candidate(bank.id, q, tr.questions[q.index] if tr else None)
         for bank, tr in sources.banks
         for q in bank.questions
     ]
     slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock))
-    entries: list[Entry] = []
-    terms = {}
-    for cand, slug in zip(candidates, slug_list, strict=False):
-        both = [cand.zh] + ([cand.en] if cand.en else [])
-        entries.append(
-            Entry(
-                slug=slug,
-                bank_id=cand.bank,
-                index=cand.zh.index,
-                text={"zh": cand.zh, "en": cand.en or cand.zh},
-                translated=cand.en is not None,
-                tags=assign_tags(sources.tags, both),
-                content_hash=content_hash(cand.zh),
-            )
+    fork = len(candidates) >= PARALLEL_FROM and parallel.can_fork()
+    tagging = parallel.Side(lambda: [assign_tags(sources.tags, _both(c)) for c in candidates], fork=fork)
+    untagged = [
+        Entry(
+            slug=slug,
+            bank_id=cand.bank,
+            index=cand.zh.index,
+            text={"zh": cand.zh, "en": cand.en or cand.zh},
+            translated=cand.en is not None,
+            tags=(),
+            content_hash=content_hash(cand.zh),
         )
-        terms[slug] = links.question_terms(cand.zh)
-    related = links.related_questions(entries, terms)
-    entries = [_with_related(e, related[e.slug]) for e in entries]
+        for cand, slug in zip(candidates, slug_list, strict=True)
+    ]
+    linking = parallel.Side(lambda: {lang: links.inline_links(untagged, lang) for lang in LANGS}, fork=fork)
+    try:
+        terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
+        entries = [replace(e, tags=tags) for e, tags in zip(untagged, tagging.result(), strict=True)]
+        related = links.related_questions(entries, terms)
+        inline = linking.result()
+    except BaseException:
+        tagging.cancel()
+        linking.cancel()
+        raise
+    entries = [replace(e, related=related[e.slug]) for e in entries]
     slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
     for e in entries:
         slugs_of[e.bank_id].append(e.slug)
@@ -268,9 +283,13 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         tags=sources.tags,
         glossary=sources.glossary,
         tombstones=tombstones,
-        inline_links={lang: links.inline_links(entries, lang) for lang in LANGS},
+        inline_links=inline,
     )
     return site, slugs.write_lock(Path(), new_lock)
+
+
+def _both(cand: slugs.Candidate) -> list[Question]:
+    return [cand.zh] + ([cand.en] if cand.en else [])
 
 
 def render_files(site: Site, repo_url: str = "") -> dict[str, str]:
@@ -280,16 +299,50 @@ def render_files(site: Site, repo_url: str = "") -> dict[str, str]:
     the generator writes that file too, so swapping in a new tree keeps it.
     """
     files = {".gitignore": DOCS_GITIGNORE}
-    urls: dict[str, str] = {}
     for lang in LANGS:
-        prefix = "" if lang == "zh" else f"{lang}/"
-        for page in render_site(site, lang, repo_url):
-            path = prefix + page.path
-            url = _url_of(path)
-            if url in urls or path in files:  # a silent overwrite would lose a page
-                raise ValueError(f"two generated pages would be served at /{url}: {urls.get(url, path)} and {path}")
-            urls[url] = path
-            files[path] = page.text
+        files.update(render_language(site, lang, repo_url))
+    return files
+
+
+def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "") -> dict[str, str]:
+    """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
+
+    From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
+    English pages while this process does the Chinese ones: the same files, in about half the time.
+    """
+    first, *others = LANGS
+    fork = len(site.entries) >= PARALLEL_FROM and parallel.can_fork()
+    with staged_tree(docs_dir) as stage:
+
+        def other_languages() -> dict[str, str]:
+            files = {path: text for lang in others for path, text in render_language(site, lang, repo_url).items()}
+            stage.write(files)
+            return files
+
+        side = parallel.Side(other_languages, fork=fork)
+        try:
+            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url)}
+            stage.write(files)
+        except BaseException:
+            side.cancel()
+            raise
+        rest = side.result()
+    files.update(rest)
+    return files
+
+
+def render_language(site: Site, lang: Lang, repo_url: str = "") -> dict[str, str]:
+    """One language's generated files, by their path in docs/ (English under en/)."""
+    prefix = "" if lang == LANGS[0] else f"{lang}/"
+    files: dict[str, str] = {}
+    urls: dict[str, str] = {}
+    for page in render_site(site, lang, repo_url):
+        path = prefix + page.path
+        url = _url_of(path)
+        if url in urls:  # a silent overwrite would lose a page
+            raise ValueError(f"two generated pages would be served at /{url}: {urls[url]} and {path}")
+        urls[url] = path
+        files[path] = page.text
     return files
 
 
@@ -312,12 +365,6 @@ def content_hash(q: Question) -> str:
         else:
             parts.extend(i.text for i in block.items)
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
-
-
-def _with_related(entry: Entry, related: tuple[str, ...]) -> Entry:
-    from dataclasses import replace
-
-    return replace(entry, related=related)
 
 
 def _shape(q: Question) -> list[tuple[str, int]]:

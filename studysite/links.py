@@ -34,16 +34,15 @@ def question_terms(question: Question) -> dict[str, float]:
 
     In a Chinese bank the ASCII words are the field's terms (AllReduce, NVSHMEM, shared memory)
     and weigh most; Chinese character bigrams catch the rest (显存, 通信) at a lower weight.
-    Terms in the question itself count double: they say what the question is about.
+    Terms in the question itself count double: they say what the question is about. The order of
+    the terms carries no meaning.
     """
     title = _line_terms(question.text, TITLE_BOOST)
-    body: dict[str, float] = {}
-    for line in _answer_lines(question):
-        body.update(_line_terms(line, 1.0))  # a term keeps its place of first use
-    # A title term keeps the title's (higher) weight, in title order; then the answer's own terms.
-    terms = {**title, **body}
-    terms.update(title)
-    return terms
+    # The answer in one piece: no term spans a line end (neither a word nor a bigram holds "\n").
+    body = _line_terms("\n".join(_answer_lines(question)), 1.0)
+    # A title term keeps the title's (higher) weight.
+    body.update(title)
+    return body
 
 
 def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) -> dict[str, tuple[str, ...]]:
@@ -199,7 +198,7 @@ def _subject_phrases(title: str) -> set[str]:
 
 
 def _line_terms(text: str, boost: float) -> dict[str, float]:
-    """One line's terms in reading order, ASCII words first, each with its weight."""
+    """A text's terms, each with its weight."""
     words = dict.fromkeys(
         (w for w in map(str.lower, _ASCII_TOKEN.findall(text)) if len(w) > 1 and w not in _STOP), ASCII_WEIGHT * boost
     )

@@ -27,43 +27,63 @@ def check_path(rel: str) -> str:
 
 
 def write_tree_swap(dest: Path, files: dict[str, str]) -> None:
-    """Write `files` as the complete new content of `dest`, swapped in at once.
+    """Write `files` as the complete new content of `dest`, swapped in at once (see `staged_tree`)."""
+    with staged_tree(dest) as stage:
+        stage.write(files)
 
-    The new tree is written beside `dest`, files whose content is unchanged keep their old
-    modification time (so `mkdocs serve --dirty` rebuilds only what changed), then the two folders
-    are exchanged atomically: a build killed at any moment leaves either the old or the new tree.
+
+class Staging:
+    """A new tree being written beside `dest`; files equal to the old tree's are hard-linked to them."""
+
+    def __init__(self, root: str, old_root: str | None) -> None:
+        self.root, self.old_root = root, old_root
+        self._made: set[str] = set()
+
+    def write(self, files: dict[str, str]) -> None:
+        """Write these files into the new tree. Two processes may write disjoint sets at once."""
+        for rel in files:
+            check_path(rel)
+        # Plain string paths: pathlib objects cost more than the system calls for 10,000 small files.
+        new_root, old_root, made = self.root, self.old_root, self._made
+        for rel, text in sorted(files.items()):
+            target = os.path.join(new_root, rel)
+            parent = os.path.dirname(target)
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            data = text.encode("utf-8")
+            old = os.path.join(old_root, rel) if old_root else None
+            if old and _same(old, data):
+                # Unchanged: the new tree shares the old file (a hard link keeps its content and mtime).
+                # Creating a file costs ~30x more than linking one: a rebuild of 10,000 unchanged
+                # pages takes a fraction of a second instead of seconds.
+                try:
+                    os.link(old, target)
+                    continue
+                except OSError:  # a file system without hard links: copy, keeping the old mtime
+                    _write(target, data)
+                    st = os.stat(old)
+                    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+                    continue
+            _write(target, data)
+
+
+@contextmanager
+def staged_tree(dest: Path) -> Iterator[Staging]:
+    """A new tree for `dest`, exchanged with it in one step when the block succeeds.
+
+    Files whose content is unchanged keep their old modification time (so `mkdocs serve --dirty`
+    rebuilds only what changed). A build that fails or is killed at any moment leaves either the
+    old or the new tree; a failed one removes its half-written tree.
     """
-    for rel in files:
-        check_path(rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(dest)
     staging = dest.parent / f".{dest.name}.new-{os.getpid()}"
-    # Plain string paths: pathlib objects cost more than the system calls for 10,000 small files.
-    new_root, old_root = os.fspath(staging), os.fspath(dest) if dest.is_dir() else None
-    made: set[str] = set()
-    for rel, text in sorted(files.items()):
-        target = os.path.join(new_root, rel)
-        parent = os.path.dirname(target)
-        if parent not in made:
-            os.makedirs(parent, exist_ok=True)
-            made.add(parent)
-        data = text.encode("utf-8")
-        old = os.path.join(old_root, rel) if old_root else None
-        if old and _same(old, data):
-            # Unchanged: the new tree shares the old file (a hard link keeps its content and mtime).
-            # Creating a file costs ~30x more than linking one: a rebuild of 10,000 unchanged
-            # pages takes a fraction of a second instead of seconds.
-            try:
-                os.link(old, target)
-                continue
-            except OSError:  # a file system without hard links: copy, keeping the old mtime
-                _write(target, data)
-                st = os.stat(old)
-                os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
-                continue
-        _write(target, data)
-    swap_dirs(staging, dest)
-    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        yield Staging(os.fspath(staging), os.fspath(dest) if dest.is_dir() else None)
+        swap_dirs(staging, dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def write_tree_in_place(dest: Path, files: dict[str, str]) -> list[str]:

@@ -1,0 +1,120 @@
+"""Run one piece of the build in a forked child while this process does another: two cores, one build.
+
+The generator's render and write stages are pure Python, so threads would take turns on one core.
+A forked child starts with the parent's memory (the whole site model, nothing pickled on the way
+in) and sends back only its result. Used where the work splits in two independent halves (the two
+languages' pages) and is large enough to pay for the fork; otherwise the call runs in this process.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+_frozen = [0]
+"""Side jobs running now: the last one collected lets garbage collection see the old objects again."""
+
+SERIAL_ENV = "STUDYSITE_SERIAL"
+"""Set to 1 to run everything in one process (debugging, profiling)."""
+
+
+def can_fork() -> bool:
+    """Whether a child would run on a core of its own, and forking is safe here.
+
+    Not with other threads running (under `mkdocs serve`): a fork copies only the calling thread,
+    and a lock another thread held at that moment would stay locked in the child forever.
+    """
+    if os.environ.get(SERIAL_ENV) == "1" or not hasattr(os, "fork"):
+        return False
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores >= 2 and threading.active_count() == 1
+
+
+class Side(Generic[T]):
+    """`fn()` started now (in a forked child when `fork` is true), its value collected by `result()`.
+
+    An exception in the child is raised again by `result()`: the same exception when it pickles,
+    otherwise a RuntimeError carrying the child's traceback.
+    """
+
+    def __init__(self, fn: Callable[[], T], *, fork: bool) -> None:
+        self._fn: Callable[[], T] | None = fn
+        self._pid = 0
+        if not fork:
+            return
+        read, write = os.pipe()
+        # Objects that exist now are left out of garbage collection until `result()`: a collection
+        # writes into every object it visits, and each page written after the fork is copied,
+        # in the child and here, which cost more than the work shared out.
+        gc.freeze()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the caller's frames (their `finally` blocks are the parent's)
+            status = 1
+            try:
+                os.close(read)
+                try:
+                    payload = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
+                except BaseException as exc:  # every failure goes back to the parent
+                    payload = _error_payload(exc)
+                with os.fdopen(write, "wb") as out:
+                    out.write(payload)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write)
+        self._pid, self._read, self._fn = pid, read, None
+        _frozen[0] += 1
+
+    def result(self) -> T:
+        if self._fn is not None:
+            return self._fn()
+        with os.fdopen(self._read, "rb") as pipe:
+            payload = pipe.read()
+        status = self._reap()
+        if not payload:
+            raise RuntimeError(f"a build process died without a result ({_describe(status)})")
+        ok, value = pickle.loads(payload)
+        if ok:
+            return value  # type: ignore[no-any-return]
+        raise value
+
+    def _reap(self) -> int:
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = 0
+        _frozen[0] -= 1
+        if not _frozen[0]:
+            gc.unfreeze()
+        return status
+
+    def cancel(self) -> None:
+        """Stop the child (the caller failed and will not collect the result)."""
+        if self._fn is None and self._pid:
+            try:
+                os.kill(self._pid, 9)
+                os.close(self._read)
+            except OSError:
+                pass
+            self._reap()
+
+
+def _error_payload(exc: BaseException) -> bytes:
+    try:
+        payload = pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.loads(payload)  # an exception class whose arguments do not round-trip fails here
+        return payload
+    except Exception:
+        trace = "".join(traceback.format_exception(exc))
+        return pickle.dumps((False, RuntimeError(f"in a build process:\n{trace}")))
+
+
+def _describe(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
