@@ -24,6 +24,12 @@ from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Q
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
+_HTML_SPECIAL = re.compile("[&<>\"']")
+
+
+def escape(text: str) -> str:
+    """`html.escape`, with its five replacements skipped for the many texts that need none."""
+    return html.escape(text) if _HTML_SPECIAL.search(text) else text
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
     )
     lines += [f"# {md_text(q.text)}", ""]
     if lang == "en" and not entry.translated:
-        lines += ['<p class="qa-untranslated" lang="en">' + html.escape(t("question.untranslated", lang)) + "</p>", ""]
+        lines += ['<p class="qa-untranslated" lang="en">' + escape(t("question.untranslated", lang)) + "</p>", ""]
     links = {
         term: f"../../{site.entries[slug].path[:-3]}/"
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
@@ -135,7 +141,7 @@ def answer_html(
     return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
 
 
-def answer_blocks_html(q: Question, annotate: Callable[[str], str] = html.escape) -> list[str]:
+def answer_blocks_html(q: Question, annotate: Callable[[str], str] = escape) -> list[str]:
     """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`."""
     out = []
     for block in q.blocks:
@@ -162,7 +168,7 @@ def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
     lines += [f"# {md_text(bank.titles[lang])}", "", md_text(t("bank.intro", lang, n=len(bank.slugs))), ""]
     lines += [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank_id}"></div>', ""]
     if lang == "en" and not bank.translated:
-        lines += ['<p class="qa-untranslated">' + html.escape(t("question.untranslated", lang)) + "</p>", ""]
+        lines += ['<p class="qa-untranslated">' + escape(t("question.untranslated", lang)) + "</p>", ""]
     lines.append('<div class="qa-bank-list" markdown>')
     lines.append("")
     for n, slug in enumerate(bank.slugs, start=1):
@@ -201,7 +207,7 @@ def home_page(site: Site, lang: Lang) -> str:
             n = counts[tag.id]
             count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
             lines.append(
-                f'- <a href="tags/#{html.escape(anchor)}">{md_text(tag.name(lang))}</a> '
+                f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
                 f'<span class="qa-count">{md_text(count)}</span>'
             )
     lines.append("")
@@ -235,7 +241,7 @@ def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
     # Pagefind indexes no page whose whole content it is told to ignore.
     lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
     lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
-    lines += [f'<blockquote class="qa-removed" lang="zh-CN"><p>{html.escape(title)}</p></blockquote>', ""]
+    lines += [f'<blockquote class="qa-removed" lang="zh-CN"><p>{escape(title)}</p></blockquote>', ""]
     if bank is not None:
         lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
     else:  # the whole bank is gone
@@ -252,21 +258,21 @@ def redirect_page(target: str, lang: Lang) -> str:
     """
     if not _SAFE_URL.fullmatch(target):
         raise ValueError(f"unsafe redirect target {target!r}")
-    url = html.escape(target)
+    url = escape(target)
     return "\n".join(
         [
             "<!doctype html>",
             f'<html lang="{_HTML_LANG[lang]}">',
             "<head>",
             '<meta charset="utf-8">',
-            f"<title>{html.escape(t('redirect.title', lang))}</title>",
+            f"<title>{escape(t('redirect.title', lang))}</title>",
             '<meta name="robots" content="noindex">',
             f'<link rel="canonical" href="{url}">',
             f"<script>location.replace({json.dumps(target)} + location.search + location.hash)</script>",
             f'<meta http-equiv="refresh" content="0; url={url}">',
             "</head>",
             '<body data-pagefind-ignore="all">',
-            f'<p>{html.escape(t("redirect.body", lang))} <a href="{url}">{html.escape(t("redirect.link", lang))}</a></p>',
+            f'<p>{escape(t("redirect.body", lang))} <a href="{url}">{escape(t("redirect.link", lang))}</a></p>',
             "</body>",
             "</html>",
             "",
@@ -314,7 +320,7 @@ def tag_anchor(name: str) -> str:
     """
     from pymdownx.slugs import slugify
 
-    return str(slugify(case="lower")(html.escape(name), "-"))
+    return str(slugify(case="lower")(escape(name), "-"))
 
 
 class _Annotator:
@@ -335,28 +341,28 @@ class _Annotator:
                 continue
             href = self.pending.pop(term)
             out.append(self._glossary(text[pos:start]))
-            out.append(f'<a class="qa-xref" href="{html.escape(href)}">{html.escape(term)}</a>')
+            out.append(f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>')
             pos = start + len(term)
         out.append(self._glossary(text[pos:]))
         return "".join(out)
 
     def _glossary(self, text: str) -> str:
         if self.terms is None:
-            return html.escape(text)
+            return escape(text)
         finder, page_lang = self.terms
         out, pos = [], 0
         for start, end, term in finder.finditer(text):
             if term.id in self.marked:
                 continue
             self.marked.add(term.id)
-            out.append(html.escape(text[pos:start]))
+            out.append(escape(text[pos:start]))
             # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
             out.append(
-                f'<abbr class="qa-term" title="{html.escape(tooltip(term, page_lang))}" tabindex="0">'
-                f"{html.escape(text[start:end])}</abbr>"
+                f'<abbr class="qa-term" title="{escape(tooltip(term, page_lang))}" tabindex="0">'
+                f"{escape(text[start:end])}</abbr>"
             )
             pos = end
-        out.append(html.escape(text[pos:]))
+        out.append(escape(text[pos:]))
         return "".join(out)
 
 
@@ -395,19 +401,19 @@ def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
         prev = site.entries[bank.slugs[i - 1]]
         parts.append(
             f'<a class="qa-pager__prev" href="../{prev.slug}/" rel="prev" data-qa-key="prev">'
-            f'<span class="qa-pager__dir">← {html.escape(t("question.prev", lang))}</span>'
-            f'<span class="qa-pager__title">{html.escape(prev.text[lang].text)}</span></a>'
+            f'<span class="qa-pager__dir">← {escape(t("question.prev", lang))}</span>'
+            f'<span class="qa-pager__title">{escape(prev.text[lang].text)}</span></a>'
         )
     if i + 1 < len(bank.slugs):
         nxt = site.entries[bank.slugs[i + 1]]
         parts.append(
             f'<a class="qa-pager__next" href="../{nxt.slug}/" rel="next" data-qa-key="next">'
-            f'<span class="qa-pager__dir">{html.escape(t("question.next", lang))} →</span>'
-            f'<span class="qa-pager__title">{html.escape(nxt.text[lang].text)}</span></a>'
+            f'<span class="qa-pager__dir">{escape(t("question.next", lang))} →</span>'
+            f'<span class="qa-pager__title">{escape(nxt.text[lang].text)}</span></a>'
         )
     if not parts:
         return []
-    label = html.escape(t("question.pager", lang))
+    label = escape(t("question.pager", lang))
     return [f'<nav class="qa-pager" aria-label="{label}">' + "".join(parts) + "</nav>", ""]
 
 
@@ -438,7 +444,7 @@ def _front_matter(**fields: object) -> list[str]:
 
 def _escape_meta(value: object) -> object:
     if isinstance(value, str):
-        return html.escape(value)
+        return escape(value)
     if isinstance(value, list):
         return [_escape_meta(v) for v in value]
     if isinstance(value, dict):
@@ -511,13 +517,13 @@ def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str) -> li
     )
     issue = f"{repo}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=quote)
     edit = f"{repo}/blob/main/{quote(file)}#L{q.line}"
-    label = html.escape(t("question.actions", lang))
+    label = escape(t("question.actions", lang))
     return [
         f'<p class="qa-actions" role="group" aria-label="{label}">'
-        f'<a class="qa-actions__report" href="{html.escape(issue)}" target="_blank" rel="noopener">'
-        f"{html.escape(t('question.report', lang))}</a>"
-        f'<a class="qa-actions__edit" href="{html.escape(edit)}" target="_blank" rel="noopener">'
-        f"{html.escape(t('question.edit', lang, line=q.line))}</a></p>",
+        f'<a class="qa-actions__report" href="{escape(issue)}" target="_blank" rel="noopener">'
+        f"{escape(t('question.report', lang))}</a>"
+        f'<a class="qa-actions__edit" href="{escape(edit)}" target="_blank" rel="noopener">'
+        f"{escape(t('question.edit', lang, line=q.line))}</a></p>",
         "",
     ]
 
@@ -542,8 +548,8 @@ def _home_study(lang: Lang) -> list[str]:
 
 def _home_offline(lang: Lang) -> list[str]:
     """The home page's offline section: the browser copy, and the zip (studysite/offline.py builds both)."""
-    zip_link = f'<a href="{site_root(lang, 0)}{ZIP_PATH}" download>{html.escape(t("home.offline.zip", lang))}</a>'
-    about = html.escape(t("home.offline.zip.about", lang, size="{size}")).format(size=ZIP_SIZE_SLOT)
+    zip_link = f'<a href="{site_root(lang, 0)}{ZIP_PATH}" download>{escape(t("home.offline.zip", lang))}</a>'
+    about = escape(t("home.offline.zip.about", lang, size="{size}")).format(size=ZIP_SIZE_SLOT)
     return [
         f"## {md_text(t('home.offline', lang))} {{ #offline }}",
         "",
