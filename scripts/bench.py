@@ -18,7 +18,8 @@ questions from scripts/synthetic_banks.py) it measures:
 
 It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/results.md,
 bench/plot.png and the table into README.md (between the bench markers). Work folders go to
-bench/out/ (git-ignored). Run it on an otherwise idle machine: other processes inflate timings.
+/dev/shm/studysite-bench/ when it has room (see `work_folder`), else bench/out/ (git-ignored); `--work`
+chooses. Run it on an otherwise idle machine: other processes inflate timings.
 """
 
 from __future__ import annotations
@@ -54,10 +55,11 @@ from synthetic_banks import write_corpus  # noqa: E402
 
 from studysite import build as studybuild  # noqa: E402
 from studysite.errors import Problems  # noqa: E402
-from studysite.write import write_tree_swap  # noqa: E402
 from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, copy_banks, prepare_work  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
+"""Work folders; `--work` (main) may move them."""
+TMPFS_WORK = Path("/dev/shm/studysite-bench")
 RESULTS = ROOT / "bench" / "results.md"
 PLOT = ROOT / "bench" / "plot.png"
 README = ROOT / "README.md"
@@ -138,6 +140,22 @@ class Row:
 # corpora and the generator
 
 
+def work_folder(choice: str) -> Path:
+    """Where the corpora are built. By default a memory file system: on the 2-core VMs we measure on,
+    creating 10,000 small files on the ext4 disk took from 0.5 s to 10 s depending on what ran in the
+    minutes before (perf: ext4_create spends the time in `recently_deleted`, the scan of inodes freed
+    in the last minutes that ext4 does without a journal, and every build deletes a site). That
+    measures the previous run, not this code; on tmpfs the same files take ~0.3 s every time.
+    `--work bench/out` measures on the disk.
+    """
+    if choice != "auto":
+        return Path(choice).resolve()
+    shm = TMPFS_WORK.parent
+    if shm.is_dir() and os.access(shm, os.W_OK) and shutil.disk_usage(shm).free > 4 << 30:
+        return TMPFS_WORK
+    return ROOT / "bench" / "out"
+
+
 def make_corpus(label: str, questions: int) -> Corpus:
     work = OUT / f"{label}-{questions}"
     if work.exists():
@@ -170,18 +188,17 @@ def time_generator(c: Corpus, runs: int) -> tuple[float, float, dict[str, float]
         t = time.perf_counter()
         studybuild.generate(c.banks, docs, update_lock=False)
         warm.append(time.perf_counter() - t)
-    phases: dict[str, list[float]] = {"parse": [], "enrich": [], "render": [], "write": []}
+    phases: dict[str, list[float]] = {"parse": [], "enrich": [], "render+write": []}
+    files: dict[str, str] = {}
     for _ in range(runs):
         t0 = time.perf_counter()
         sources = studybuild.load_sources(c.banks, Problems())
         t1 = time.perf_counter()
         site, _lock = studybuild.build_site_model(sources)
         t2 = time.perf_counter()
-        files = studybuild.render_files(site)
+        files = studybuild.render_and_swap(site, docs)
         t3 = time.perf_counter()
-        write_tree_swap(docs, files)
-        t4 = time.perf_counter()
-        for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+        for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2), strict=True):
             phases[name].append(seconds)
     shutil.rmtree(docs, ignore_errors=True)
     scratch = c.work / "io-floor"
@@ -677,8 +694,8 @@ def table(rows: list[Row]) -> list[str]:
     add("generator s, warm: docs/ of the same input there", lambda r: f"{r.gen_warm:.2f}")
     add("· I/O floor: just creating the same files s", lambda r: f"{r.io_floor:.2f}")
     add(
-        "· warm phases: parse / enrich / render / write s",
-        lambda r: " / ".join(f"{r.gen_phases[k]:.2f}" for k in ("parse", "enrich", "render", "write")),
+        "· warm phases: parse / enrich / render+write s",
+        lambda r: " / ".join(f"{r.gen_phases[k]:.2f}" for k in ("parse", "enrich", "render+write")),
     )
     add("full site build s", lambda r: f"{r.full:.1f}")
     add("floor: same build, generation skipped s", lambda r: f"{r.floor:.1f}")
@@ -955,7 +972,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-seed", action="store_true", help="leave out the seed bank")
     parser.add_argument("--skip", default="", help="comma list of parts to skip: search,rebuild,lighthouse,build")
     parser.add_argument("--no-write", action="store_true", help="do not write bench/results.md, plot, README")
+    parser.add_argument(
+        "--work",
+        default="auto",
+        help="folder for the corpora, docs and sites (default: a tmpfs folder when /dev/shm has room, else bench/out)",
+    )
     args = parser.parse_args(argv)
+    global OUT
+    OUT = work_folder(args.work)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     skip = set(filter(None, args.skip.split(",")))
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
@@ -1024,7 +1048,9 @@ def main(argv: list[str]) -> int:
             browser.close()
     elapsed = time.perf_counter() - started
     notes = [
-        "Generator: `studysite.build.generate()` in-process (parse + enrich + render + write). Cold: into an "
+        "Generator: `studysite.build.generate()` in-process (parse + enrich + render + write; from "
+        f"{studybuild.PARALLEL_FROM} questions on, tagging, inline links and the English pages run in a forked "
+        "second process). Cold: into an "
         "empty folder (a fresh clone, CI); warm: again into its own output (every local rebuild), median of "
         f"{GEN_RUNS} runs by size; the phases are the same functions timed one by one (warm). I/O floor: "
         "writing the same files into an empty folder with nothing else.",
@@ -1039,6 +1065,7 @@ def main(argv: list[str]) -> int:
         f"Floor and full runs alternate (docs/ generated in-process first); medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
+        f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
         "Page sizes: every question page's index.html in both languages; 'largest' is the biggest of them. "
         "The synthetic corpora share their first 14 questions, so 'first question of the first bank' is the same "
         "content at every size (its growth is navigation and links).",
