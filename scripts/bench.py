@@ -69,7 +69,7 @@ README_END = "<!-- bench:end -->"
 
 GEN_RUNS = {14: 5, 500: 3, 5000: 2}
 """Runs of the generator per size (median reported)."""
-BUILD_RUNS = {14: 3, 500: 3, 5000: 1}
+BUILD_RUNS = {14: 5, 500: 3, 5000: 1}
 """Runs of the full build and of the floor per size (median reported; interleaved)."""
 SEARCH_FIRST_RUNS = 3
 """First queries, each in a fresh browser context (empty cache)."""

@@ -70,6 +70,7 @@ def on_config(config: Any) -> Any:
         # triggered this rebuild): generating again from the same inputs would only cost time.
         if not (serving and _state["generated"] is not None and _state.get("inputs") == inputs):
             _generate(docs_root, in_place=serving)
+            site_finish.step("docs/ generated from the banks")
             _state["inputs"] = inputs
         if _state["command"] == "serve" and _state["watcher"] is None:
             _state["watcher"] = _watch_banks(docs_root)
@@ -158,6 +159,7 @@ def on_pre_build(config: Any) -> None:
     # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
     # in process): the English site builds in a child process alongside this one.
     if config.extra["qa"]["lang"] == "zh" and not (_state["dirty"] and _state.get("finished_once")):
+        site_finish.step("MkDocs renders the Chinese pages, a child process the English ones")
         _state["english"] = site_finish.EnglishBuild(config)
 
 
@@ -167,15 +169,35 @@ def on_build_error(error: Exception) -> None:
         english.cancel()
 
 
+def _tick(what: str) -> None:
+    if os.environ.get("STUDYSITE_TIMING"):
+        import time
+
+        print(f"TIMING {time.time():.1f} {what}", file=sys.stderr)
+
+
 def on_post_build(config: Any) -> None:
     if config.extra["qa"]["lang"] != "zh":
         return
+    site_finish.step("Chinese pages written")
+    site_dir, generated = Path(config.site_dir), _state.get("generated")
     english = _state.pop("english", None)
+    downloads = None
     if english is not None:
-        english.finish()
+        # The English build in its child process usually has a while to go: the decks (from the site
+        # model, not from pages) use this process's core meanwhile.
+        if generated is not None and english.running():
+            downloads = site_finish.start_downloads(site_dir, config, generated, fork=True)
+        try:
+            english.finish()
+        except BaseException:
+            if downloads is not None:
+                downloads.cancel()
+            raise
+        site_finish.step("English pages in place")
     else:
         site_finish.build_english(config, dirty=_state["dirty"])
-    args = (Path(config.site_dir), config, _state.get("generated"))
+    args = (site_dir, config, generated, downloads)
     if _state["command"] == "serve" and _state["dirty"] and _state.get("finished_once"):
         # A `mkdocs serve --dirty` rebuild: MkDocs holds every request until this hook returns, and
         # the site-wide steps (check, downloads, Pagefind, sitemap, offline files) take seconds at a
@@ -184,10 +206,11 @@ def on_post_build(config: Any) -> None:
         _finish_in_background(args)
     else:
         site_finish.finish_site(*args)
+        site_finish.step("site finished")
         _state["finished_once"] = True
 
 
-def _finish_in_background(args: tuple[Path, Any, Any]) -> None:
+def _finish_in_background(args: tuple[Path, Any, Any, Any]) -> None:
     """Finish the site on a worker thread; saves in quick succession finish once, with the latest build."""
     guard = _state.setdefault("finish_guard", threading.Lock())
     with guard:

@@ -8,15 +8,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from . import parallel
 from .i18n import STRINGS
 
 log = logging.getLogger("mkdocs.hooks.studysite")
 ROOT = Path(__file__).resolve().parent.parent
+_STARTED = time.perf_counter()
 PAGEFIND = ROOT / "node_modules" / "@pagefind" / "linux-x64" / "bin" / "pagefind_extended"
+
+
+def step(what: str) -> None:
+    """Log a build step with the seconds since the process started (`mkdocs build --verbose` shows them)."""
+    log.debug("studysite: %.1f s: %s", time.perf_counter() - _STARTED, what)
 
 
 def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
@@ -110,6 +118,9 @@ class EnglishBuild:
         shutil.rmtree(self.final, ignore_errors=True)
         os.replace(self.scratch, self.final)
 
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
     def cancel(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
@@ -134,13 +145,16 @@ def _english_child(argv: list[str]) -> None:
         raise SystemExit(1) from None
 
 
-def finish_site(site_dir: Path, config: Any, generated: Any = None) -> None:
+def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:
     """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
 
     `generated` is the build.Result the pages came from (None: nothing to check against). Pagefind
     runs as a child process while this one checks the site and writes the downloads (both only read
-    the HTML pages Pagefind reads, and Pagefind indexes nothing they write).
+    the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
+    `start_downloads` returned when they started earlier.
     """
+    if downloads is None and generated is not None:
+        downloads = start_downloads(site_dir, config, generated, fork=False)
     pagefind = start_pagefind(site_dir)
     try:
         if generated is not None and generated.sources is not None:
@@ -153,22 +167,37 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None) -> None:
                 log.error(str(problem))
             if problems:
                 raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
-        if generated is not None:
-            write_downloads(site_dir, config, generated)
+        step("built site checked against the banks")
+        if downloads is not None:
+            written = downloads.result()
+            log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
+        step("downloads written")
     except BaseException:
+        if downloads is not None:
+            downloads.cancel()
         if pagefind is not None:
             pagefind.kill()
             pagefind.wait()
         raise
     wait_pagefind(pagefind)
+    step("search index written (Pagefind)")
     write_sitemap(site_dir, config)
+    step("sitemap written; offline files next")
     # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
     from .offline import finish_offline
 
     finish_offline(site_dir, config)
 
 
-def write_downloads(site_dir: Path, config: Any, generated: Any) -> None:
+def start_downloads(site_dir: Path, config: Any, generated: Any, *, fork: bool) -> parallel.Side[list[str]]:
+    """The Anki decks and CSV files, written by a forked child from now on (`fork`), or in this
+    process when `result()` asks for them. They come from the site model, not from the built pages:
+    `on_post_build` starts them while the English build is still running, on the core the Chinese
+    build has just freed."""
+    return parallel.Side(lambda: write_downloads(site_dir, config, generated), fork=fork and parallel.can_fork())
+
+
+def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     """The Anki decks and CSV files of every bank and tag, into <site>/downloads/ (studysite/anki.py)."""
     from .anki import source_date, write_decks
 
@@ -182,8 +211,7 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> None:
         for p in folder.iterdir()
         if p.is_file() and not p.name.startswith(".") and p.name != "slugs.lock"
     ]
-    written = write_decks(generated.site, site_dir, config.site_url or "", source_date(paths))
-    log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
+    return write_decks(generated.site, site_dir, config.site_url or "", source_date(paths))
 
 
 def run_pagefind(site_dir: Path) -> None:
