@@ -10,6 +10,7 @@
  *             search runtime), the search index of the reader's language and as many pages as
  *             PAGE_BUDGET allows (see choose()); unchanged files are copied from the
  *             previous version's cache instead of downloaded again. Any failure: nothing activates.
+ *             Downloads pause while the reader searches (a message from search.js; see QUIET_MS).
  *   activate  delete every other version's cache, take control of open pages.
  *   fetch     cache first (the whole site of this build); a miss goes to the network and is kept if
  *             its bytes are this build's (pages visited beyond the budget); offline, a page that was
@@ -28,9 +29,18 @@ const MANIFEST = "offline-manifest.json";
    sites keep the rest as they are visited (the zip on the home page is the complete offline copy). */
 const PAGE_BUDGET = 6 * 1024 * 1024;
 const PARALLEL = 6;
+/* While the reader searches, the page says so (search.js posts {qa: "busy"} with each query) and
+   the background precache starts no new download until QUIET_MS after the last one: the search's
+   own requests then have the connection and the CPU to themselves. */
+const QUIET_MS = 3000;
 const ROOT = new URL("./", self.location.href).href;
 
 let manifestOfCache = null;
+let busyUntil = 0;
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.qa === "busy") busyUntil = Date.now() + QUIET_MS;
+});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(precache().then(() => self.skipWaiting()));
@@ -220,7 +230,17 @@ async function sha(bytes) {
 async function pool(tasks) {
   let next = 0;
   const worker = async () => {
-    while (next < tasks.length) await tasks[next++]();
+    while (next < tasks.length) {
+      await quiet();
+      if (next < tasks.length) await tasks[next++]();
+    }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+}
+
+/* Resolves once the reader has not searched for QUIET_MS. */
+async function quiet() {
+  for (let wait = busyUntil - Date.now(); wait > 0; wait = busyUntil - Date.now()) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }

@@ -76,6 +76,37 @@ def test_site_works_offline_after_one_visit(seed_site: Path, browser: object) ->
     ctx.close()
 
 
+def test_precache_waits_while_the_reader_searches(seed_site: Path, browser: object) -> None:
+    """The worker's background downloads start no new file within a few seconds of a search (search.js
+    tells it), so a first visit's searches are not queued behind the precache."""
+
+    def first_visit(search: bool) -> tuple[float, float, float]:
+        """(manifest served, last search action, first precache download), in this process's clock."""
+        ctx = browser.new_context()  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        with _Server(seed_site, delay={offline.MANIFEST: 1.5}) as server:
+            page.goto(server.url + Q_FIRST)
+            _poll(page, "() => navigator.serviceWorker.getRegistration().then((r) => !!(r && r.installing))", None)
+            searched = 0.0
+            if search:
+                page.keyboard.press("/")
+                page.keyboard.type(SEARCH_TERM)
+                page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
+                searched = time.monotonic()
+            _wait_until_controlled(page)
+            log = list(server.log)
+        ctx.close()
+        manifest = next(t for t, path, _ in log if path == offline.MANIFEST)
+        downloads = [t for t, path, referer in log if referer.endswith("/sw.js") and path != offline.MANIFEST]
+        assert downloads, "the worker downloaded nothing"
+        return manifest, searched, min(downloads)
+
+    manifest, _, first = first_visit(search=False)
+    assert first - manifest < 1.0, "without a search the precache starts as soon as the manifest is in"
+    manifest, searched, first = first_visit(search=True)
+    assert first - searched > 2.0, f"a download started {first - searched:.2f} s after the reader searched"
+
+
 def test_a_new_build_replaces_the_old_cache(seed_site: Path, browser: object, tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     bank = banks / "ai-infra-3.txt"
@@ -318,8 +349,12 @@ def test_screenshots_of_the_zip_home_pages(unzipped: Path, seed_site: Path, seed
 class _Server:
     """A local server whose folder can change under the same address (a deploy)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, delay: dict[str, float] | None = None) -> None:
         self.directory = directory
+        self.delay = delay or {}
+        """Seconds to wait before answering, by site path."""
+        self.log: list[tuple[float, str, str]] = []
+        """(monotonic time the answer starts, site path, Referer) of every request."""
         handler = functools.partial(_Handler, self)
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
@@ -339,7 +374,14 @@ class _Server:
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     def __init__(self, server: _Server, *args: object, **kwargs: object) -> None:
+        self.site = server
         super().__init__(*args, directory=str(server.directory), **kwargs)  # type: ignore[arg-type]
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0].lstrip("/")
+        time.sleep(self.site.delay.get(path, 0))
+        self.site.log.append((time.monotonic(), path, self.headers.get("Referer", "")))
+        super().do_GET()
 
     def log_message(self, format: str, *args: object) -> None:
         pass

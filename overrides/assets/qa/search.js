@@ -104,6 +104,22 @@
     return n === 1 ? t.one : t.other.replace("#", String(n));
   }
 
+  // The offline worker's background precache (overrides/sw.js) starts no download for a few seconds
+  // after this: the search's own requests are not queued behind it. Said at most once a second.
+  var told = 0;
+  function quietWorker() {
+    var sw = navigator.serviceWorker;
+    var now = Date.now();
+    if (!sw || now - told < 1000) return;
+    told = now;
+    sw.getRegistration()
+      .then(function (registration) {
+        var worker = registration && (registration.installing || registration.waiting || registration.active);
+        if (worker) worker.postMessage({ qa: "busy" });
+      })
+      .catch(function () {});
+  }
+
   function query() {
     var q = input.value.trim();
     if (q === asked) return;
@@ -121,6 +137,7 @@
     var fast = now - edited < DEBOUNCE_MS;
     edited = now;
     if (location.protocol === "file:") return status(t.file);
+    quietWorker();
     var cold = !ready; // typed while Pagefind loads: search as soon as it is there
     if (cold) status(t.loading);
     load()
@@ -496,7 +513,10 @@
 
   status(t.placeholder);
   input.addEventListener("focus", function () {
-    if (location.protocol !== "file:") load().catch(function () {}); // fetch while the reader types
+    if (location.protocol !== "file:") {
+      quietWorker();
+      load().catch(function () {}); // fetch while the reader types
+    }
     setTimeout(open); // after a header label's own toggling (it focuses the box too)
   });
   // Typed text: not the pinyin an input method shows while it composes, only what it commits.
