@@ -35,7 +35,7 @@ TAXONOMY = "taxonomy.yml"
 GLOSSARY = "glossary.yml"
 LOCK = "slugs.lock"
 PARALLEL_FROM = 400
-"""Questions from which rendering forks a second process (below, the fork costs more than it saves)."""
+"""Questions from which the generator forks side processes (below, a fork costs more than it saves)."""
 RESERVED_IDS = frozenset(
     {
         "assets",

@@ -54,7 +54,14 @@ class Side(Generic[T]):
         # writes into every object it visits, and each page written after the fork is copied,
         # in the child and here, which cost more than the work shared out.
         gc.freeze()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # no memory or process slot for a child: the work runs here at result()
+            os.close(read)
+            os.close(write)
+            if not _frozen[0]:
+                gc.unfreeze()
+            return
         if pid == 0:  # the child: never returns into the caller's frames (their `finally` blocks are the parent's)
             status = 1
             try:

@@ -105,3 +105,16 @@ def test_no_fork_while_other_threads_run() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+def test_when_fork_fails_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    def no_fork() -> int:
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    pid = os.getpid()
+    side = parallel.Side(lambda: os.getpid(), fork=True)
+    assert side.result() == pid
+    assert gc.get_freeze_count() == 0
