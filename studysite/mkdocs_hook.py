@@ -169,13 +169,6 @@ def on_build_error(error: Exception) -> None:
         english.cancel()
 
 
-def _tick(what: str) -> None:
-    if os.environ.get("STUDYSITE_TIMING"):
-        import time
-
-        print(f"TIMING {time.time():.1f} {what}", file=sys.stderr)
-
-
 def on_post_build(config: Any) -> None:
     if config.extra["qa"]["lang"] != "zh":
         return
