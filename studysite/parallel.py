@@ -8,9 +8,11 @@ languages' pages) and is large enough to pay for the fork; otherwise the call ru
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import pickle
+import signal
 import threading
 import traceback
 from collections.abc import Callable
@@ -54,6 +56,7 @@ class Side(Generic[T]):
         # writes into every object it visits, and each page written after the fork is copied,
         # in the child and here, which cost more than the work shared out.
         gc.freeze()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # no memory or process slot for a child: the work runs here at result()
@@ -65,6 +68,7 @@ class Side(Generic[T]):
         if pid == 0:  # the child: never returns into the caller's frames (their `finally` blocks are the parent's)
             status = 1
             try:
+                _die_with(parent)
                 os.close(read)
                 try:
                     payload = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
@@ -109,6 +113,21 @@ class Side(Generic[T]):
             except OSError:
                 pass
             self._reap()
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this child when its parent dies (Linux): a killed build must not leave a
+    child writing into the folder the next build cleans up."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _error_payload(exc: BaseException) -> bytes:

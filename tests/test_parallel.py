@@ -118,3 +118,38 @@ def test_when_fork_fails_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> 
     side = parallel.Side(lambda: os.getpid(), fork=True)
     assert side.result() == pid
     assert gc.get_freeze_count() == 0
+
+
+def test_a_child_dies_with_its_killed_parent() -> None:
+    """`make site` killed: its side process must not write on into the folder the next build cleans."""
+    import signal
+    import time
+
+    read, write = os.pipe()
+    build = os.fork()
+    if build == 0:  # stands for the build process
+        os.close(read)
+
+        def child() -> None:
+            os.write(write, str(os.getpid()).encode())
+            time.sleep(60)
+
+        parallel.Side(child, fork=True)
+        time.sleep(60)
+        os._exit(0)
+    os.close(write)
+    side = int(os.read(read, 100))
+    os.close(read)
+    os.kill(build, signal.SIGKILL)
+    os.waitpid(build, 0)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{side}/status", encoding="utf-8") as status:
+                if "\nState:\tZ" in status.read():
+                    return  # dead; its new parent (init) has not reaped it yet
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    os.kill(side, signal.SIGKILL)
+    pytest.fail("the side process outlived its killed parent")
