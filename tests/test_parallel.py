@@ -3,77 +3,32 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import re
+import subprocess
+import sys
 
 import pytest
 
-from studysite import build, parallel
-from studysite.build import generate
-from tests.sitekit import copy_banks
+from studysite import parallel
+from tests.sitekit import ROOT
 
 
-@pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Fork even for the 14-question seed, and count the children."""
-    if not parallel.can_fork():
-        pytest.fail("this machine cannot run the forked path (one core, or threads running): the test needs two cores")
-    monkeypatch.setattr(build, "PARALLEL_FROM", 1)
-    children: list[int] = []
-    real_fork = os.fork
-
-    def counting_fork() -> int:
-        pid = real_fork()
-        if pid:
-            children.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counting_fork)
-    return children
+def test_forked_generation_in_a_fresh_process() -> None:
+    """tests/forked_cases.py: the forked build writes the same files as one process, and a failure in a
+    child fails the build and keeps the old docs. Run in a process of its own: this session runs server
+    threads, and with threads the generator (rightly) does not fork."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "tests/forked_cases.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"^2 passed", proc.stdout, re.M), proc.stdout
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    banks = copy_banks(tmp_path / "banks")
-    forked = generate(banks, tmp_path / "forked", update_lock=False)
-    assert len(forks) == 3, "tags, inline links and the English pages each in a child"
-    monkeypatch.setenv(parallel.SERIAL_ENV, "1")
-    serial = generate(banks, tmp_path / "serial", update_lock=False)
-    assert len(forks) == 3
-    assert forked.files == serial.files
-    assert forked.site == serial.site
-    tree = _tree(tmp_path / "forked")
-    assert tree == _tree(tmp_path / "serial")
-    assert set(tree) == set(forked.files)
-    assert any(name.startswith("en/") for name in tree)
-
-
-def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
-    tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    banks = copy_banks(tmp_path / "banks")
-    docs = tmp_path / "docs"
-    generate(banks, docs, update_lock=False)
-    before = _tree(docs)
-    real = build.render_language
-
-    def english_breaks(site, lang, repo_url=""):  # type: ignore[no-untyped-def]
-        if lang == "en":
-            raise ValueError("two generated pages would be served at /en/x/")
-        return real(site, lang, repo_url)
-
-    monkeypatch.setattr(build, "render_language", english_breaks)
-    forks.clear()
-    with pytest.raises(ValueError, match="would be served at /en/x/"):
-        generate(banks, docs, update_lock=False)
-    assert len(forks) == 3  # the English pages failed in a child, and the error reached this process
-    assert _tree(docs) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree
-
-
-def test_a_child_that_dies_is_an_error_not_a_hang(forks: list[int]) -> None:
+def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
     side = parallel.Side(lambda: os._exit(3), fork=True)
     with pytest.raises(RuntimeError, match=r"died without a result \(exit status 3\)"):
         side.result()
@@ -82,7 +37,7 @@ def test_a_child_that_dies_is_an_error_not_a_hang(forks: list[int]) -> None:
         killed.result()
 
 
-def test_an_error_that_does_not_pickle_arrives_with_its_traceback(forks: list[int]) -> None:
+def test_an_error_that_does_not_pickle_arrives_with_its_traceback() -> None:
     class Local(Exception):  # a class defined in a function cannot be pickled
         pass
 

@@ -1,0 +1,75 @@
+"""Cases of the forked generator that need a process with no other threads (forking there is safe, so
+the generator does fork). Not collected on their own: tests/test_parallel.py runs this file in a fresh
+pytest process, because the test session itself runs server threads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from studysite import build, parallel
+from studysite.build import generate
+from tests.sitekit import copy_banks
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Fork even for the 14-question seed, and count the children."""
+    if not parallel.can_fork():
+        pytest.fail("this machine cannot run the forked path (one core, or threads running): the test needs two cores")
+    monkeypatch.setattr(build, "PARALLEL_FROM", 1)
+    children: list[int] = []
+    real_fork = os.fork
+
+    def counting_fork() -> int:
+        pid = real_fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counting_fork)
+    return children
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    forked = generate(banks, tmp_path / "forked", update_lock=False)
+    assert len(forks) == 3, "tags, inline links and the English pages each in a child"
+    monkeypatch.setenv(parallel.SERIAL_ENV, "1")
+    serial = generate(banks, tmp_path / "serial", update_lock=False)
+    assert len(forks) == 3
+    assert forked.files == serial.files
+    assert forked.site == serial.site
+    tree = _tree(tmp_path / "forked")
+    assert tree == _tree(tmp_path / "serial")
+    assert set(tree) == set(forked.files)
+    assert any(name.startswith("en/") for name in tree)
+
+
+def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
+    tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs, update_lock=False)
+    before = _tree(docs)
+    real = build.render_language
+
+    def english_breaks(site, lang, repo_url=""):  # type: ignore[no-untyped-def]
+        if lang == "en":
+            raise ValueError("two generated pages would be served at /en/x/")
+        return real(site, lang, repo_url)
+
+    monkeypatch.setattr(build, "render_language", english_breaks)
+    forks.clear()
+    with pytest.raises(ValueError, match="would be served at /en/x/"):
+        generate(banks, docs, update_lock=False)
+    assert len(forks) == 3  # the English pages failed in a child, and the error reached this process
+    assert _tree(docs) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree
