@@ -236,8 +236,29 @@ def _generate(docs_root: Path, in_place: bool) -> None:
             log.error(str(problem))
         raise SystemExit(f"{len(exc.problems)} problem(s) in banks/; docs/ left unchanged") from None
     _state["generated"] = result  # what finish_site checks the built site against
+    if in_place:
+        _touch_listings(docs_root, result.written)
     for warning in result.warnings:
         log.warning(warning)
+
+
+def _touch_listings(docs_root: Path, written: list[str]) -> None:
+    """Have a --dirty rebuild render the tags pages again after question pages changed.
+
+    Material's tags plugin fills the tags page from every page's title and tags, but a dirty build
+    renders only pages whose Markdown is newer than their HTML, and the tags page's own Markdown
+    did not change: it would keep old titles and tags until a restart.
+    """
+    if not any(rel.endswith(".md") and rel not in LISTINGS for rel in written):
+        return
+    for rel in LISTINGS:
+        path = docs_root / rel
+        if path.is_file() and rel not in written:
+            os.utime(path)
+
+
+LISTINGS = ("tags.md", "en/tags.md")
+"""Pages that Material's tags plugin fills from other pages (docs/ paths, both languages)."""
 
 
 def _inputs_fingerprint() -> tuple[tuple[str, int, int], ...]:
@@ -261,6 +282,7 @@ def _watch_banks(docs_root: Path) -> Any:
         try:
             inputs = (str(docs_root), _state.get("repo_url", ""), _inputs_fingerprint())
             result = generate(BANKS, docs_root, in_place=True, repo_url=_state.get("repo_url", ""))
+            _touch_listings(docs_root, result.written)
             _state["generated"], _state["inputs"] = result, inputs
             if result.written:
                 log.info("studysite: regenerated %d page(s) from banks/", len(result.written))

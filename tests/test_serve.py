@@ -60,3 +60,32 @@ def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_dirty_serve_updates_the_tags_page_after_a_title_edit(tmp_path: Path) -> None:
+    """`make serve` (--dirty) renders only pages whose Markdown changed; the tags page lists every
+    question's title but its Markdown does not change, so a title edit must still reach it."""
+    banks = copy_banks(tmp_path / "banks")
+    env = prepare_work(banks, tmp_path)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        assert _wait_for(base + "tags/", "什么是Two-batch overlap？", 90), "mkdocs serve did not come up"
+        bank = banks / "ai-infra-3.txt"
+        bank.write_text(
+            bank.read_text(encoding="utf-8").replace("Q: 什么是Two-batch overlap？", "Q: 什么是Two-batch overlap（修订）？"),
+            encoding="utf-8",
+        )
+        assert _wait_for(base + "ai-infra-3/two-batch-overlap/", "Two-batch overlap（修订）", 60), "page not rebuilt"
+        assert _wait_for(base + "tags/", "什么是Two-batch overlap（修订）？", 30), "tags page still shows the old title"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
