@@ -141,14 +141,20 @@ class TermFinder:
         # spelling by spelling at each such position; instead each character gets the spellings
         # that can start with it, in the same order, and the search jumps from one to the next.
         firsts = {c for form in self.by_form for c in (form[0], form[0].upper(), form[0].lower())}
-        self.at: dict[str, re.Pattern[str] | None] = {}
+        # Each character's pattern is compiled on first use: most pages use few of them, and compiling
+        # all (hundreds of alternations) cost more than a small site's whole generation.
+        self._spellings: dict[str, list[str]] = {}
+        self._compiled: dict[str, re.Pattern[str]] = {}
+        starts = {(f[0], _has_lower(f)) for f in spellings}
         word_starts = []  # characters all of whose spellings must begin a word
         for c in sorted(firsts):
-            mine = [f for f in spellings if _can_start(f, c)]
-            self.at[c] = re.compile("|".join(map(_form_pattern, mine))) if mine else None
+            can = {key for key in starts if _can_start(key, c)}
+            mine = [f for f in spellings if (f[0], _has_lower(f)) in can]
+            if mine:
+                self._spellings[c] = mine
             if mine and all(_is_word_char(f[0]) for f in mine):
                 word_starts.append(c)
-        anywhere = [c for c in sorted(firsts) if self.at[c] is not None and c not in word_starts]
+        anywhere = [c for c in sorted(firsts) if c in self._spellings and c not in word_starts]
         branches = [f"(?<![A-Za-z0-9])[{_chars(word_starts)}]"] if word_starts else []
         branches += [f"[{_chars(anywhere)}]"] if anywhere else []
         self.lead = re.compile(f"(?=[{_chars(firsts)}])(?:{'|'.join(branches)})") if branches else None
@@ -160,13 +166,19 @@ class TermFinder:
         pos = 0
         while (lead := self.lead.search(text, pos)) is not None:
             start = lead.start()
-            pattern = self.at[text[start]]
+            pattern = self._pattern(text[start])
             found = pattern.match(text, start) if pattern is not None else None
             if found is None:
                 pos = start + 1
                 continue
             yield start, found.end(), self.by_form[found.group(0).casefold()]
             pos = found.end()
+
+    def _pattern(self, char: str) -> re.Pattern[str] | None:
+        pattern = self._compiled.get(char)
+        if pattern is None and char in self._spellings:
+            pattern = self._compiled[char] = re.compile("|".join(map(_form_pattern, self._spellings[char])))
+        return pattern
 
 
 @functools.lru_cache(maxsize=16)
@@ -184,17 +196,22 @@ def _is_word_char(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def _can_start(form: str, char: str) -> bool:
-    """Whether a use of `form` (as `_form_pattern` matches it) can begin with `char`."""
-    first = re.escape(form[0])
-    return re.fullmatch(f"(?i:{first})" if any(c.islower() for c in form) else first, char) is not None
+def _can_start(start: tuple[str, bool], char: str) -> bool:
+    """Whether a use of a spelling that starts with `start[0]` (and has lower-case letters: `start[1]`,
+    so `_form_pattern` matches it in any case) can begin with `char`, one of that letter's cases."""
+    first, any_case = start
+    return char == first or (any_case and (char.lower() == first.lower() or char.upper() == first.upper()))
+
+
+def _has_lower(form: str) -> bool:
+    return any(c.islower() for c in form)
 
 
 def _form_pattern(form: str) -> str:
     # A spelling with lower-case letters matches in any case ("KV cache", "KV Cache"); an acronym
     # (TP, SM, IB) only as written. ASCII letters or digits at either end must not continue a word.
     body = re.escape(form)
-    if any(c.islower() for c in form):
+    if _has_lower(form):
         body = f"(?i:{body})"
     before = r"(?<![A-Za-z0-9])" if form[0].isascii() and form[0].isalnum() else ""
     after = r"(?![A-Za-z0-9])" if form[-1].isascii() and form[-1].isalnum() else ""
