@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.sitekit import copy_banks, prepare_work
@@ -35,12 +37,14 @@ def _wait_for(url: str, text: str, seconds: float) -> bool:
     return False
 
 
-def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[Path, str]]:
+    """`mkdocs serve` of a copy of the seed banks: (the banks folder, the site's base URL)."""
     banks = copy_banks(tmp_path / "banks")
     env = prepare_work(banks, tmp_path)
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+        [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -48,44 +52,36 @@ def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        page = f"http://127.0.0.1:{port}/ai-infra-3/two-batch-overlap/"
+        yield banks, f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
+    with _serving(tmp_path) as (banks, base):
+        page = base + "ai-infra-3/two-batch-overlap/"
         assert _wait_for(page, "Two-batch overlap", 90), "mkdocs serve did not come up"
-        assert "two-batch overlap" in _get(f"http://127.0.0.1:{port}/en/ai-infra-3/two-batch-overlap/")
+        assert "two-batch overlap" in _get(base + "en/ai-infra-3/two-batch-overlap/")
         bank = banks / "ai-infra-3.txt"
         bank.write_text(
             bank.read_text(encoding="utf-8").replace("通信量很小，通信本身不是瓶颈。", "通信量极小（已修改）。"),
             encoding="utf-8",
         )
         assert _wait_for(page, "通信量极小（已修改）。", 60), "page not regenerated after the bank changed"
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
 
 def test_dirty_serve_updates_the_tags_page_after_a_title_edit(tmp_path: Path) -> None:
     """`make serve` (--dirty) renders only pages whose Markdown changed; the tags page lists every
     question's title but its Markdown does not change, so a title edit must still reach it."""
-    banks = copy_banks(tmp_path / "banks")
-    env = prepare_work(banks, tmp_path)
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--dirty", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}/"
+    with _serving(tmp_path, "--dirty") as (banks, base):
         assert _wait_for(base + "tags/", "什么是Two-batch overlap？", 90), "mkdocs serve did not come up"
         bank = banks / "ai-infra-3.txt"
         bank.write_text(
-            bank.read_text(encoding="utf-8").replace("Q: 什么是Two-batch overlap？", "Q: 什么是Two-batch overlap（修订）？"),
+            bank.read_text(encoding="utf-8").replace(
+                "Q: 什么是Two-batch overlap？", "Q: 什么是Two-batch overlap（修订）？"
+            ),
             encoding="utf-8",
         )
         assert _wait_for(base + "ai-infra-3/two-batch-overlap/", "Two-batch overlap（修订）", 60), "page not rebuilt"
         assert _wait_for(base + "tags/", "什么是Two-batch overlap（修订）？", 30), "tags page still shows the old title"
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
