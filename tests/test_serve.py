@@ -43,19 +43,20 @@ def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[Path, str]]:
     banks = copy_banks(tmp_path / "banks")
     env = prepare_work(banks, tmp_path)
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        yield banks, f"http://127.0.0.1:{port}/"
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    # Its log goes to a file: a pipe nobody reads would stall the server once full.
+    with open(tmp_path / "serve.log", "wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+            cwd=tmp_path,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield banks, f"http://127.0.0.1:{port}/"
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
 
 
 def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
