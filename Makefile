@@ -21,6 +21,7 @@ site: .venv/.runtime node_modules/.runtime           ## build the complete bilin
 test: .venv/.dev node_modules/.dev system-deps        ## everything CI runs
 	$(PY) -m ruff check studysite scripts tests
 	$(PY) -m ruff format --check studysite scripts tests
+	$(PY) -m mypy studysite
 	$(PY) -m pytest -p no:cacheprovider tests
 
 search-eval: .venv/.dev node_modules/.dev system-deps ## search ranking on a synthetic 1,000-question corpus

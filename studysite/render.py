@@ -100,7 +100,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
         term: f"../../{site.entries[slug].path[:-3]}/"
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
-    shown_in = "zh" if lang == "en" and not entry.translated else None
+    shown_in: Lang | None = "zh" if lang == "en" and not entry.translated else None
     if site.glossary and finder is None:
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None

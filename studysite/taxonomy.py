@@ -33,7 +33,7 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
             problems.error(path, doc.line, "taxonomy must be a mapping with a `tags:` list")
         return ()
     tags: list[Tag] = []
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}
     for item in top["tags"].value:
         fields = check_fields(item, _FIELDS, {"id", "zh", "en", "keywords"}, path, "tag", problems)
         if fields is None:
@@ -50,7 +50,7 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
             name = fields[key].value.strip().casefold()
             if (key, name) in seen:
                 problems.error(path, fields[key].line, f"tag: {key} {name!r} already used at line {seen[key, name]}")
-            seen[key, name] = fields[key].line  # type: ignore[index]
+            seen[key, name] = fields[key].line
         keywords = tuple(k.value.strip().casefold() for k in fields["keywords"].value)
         tags.append(
             Tag(tag_id, {"zh": fields["zh"].value.strip(), "en": fields["en"].value.strip()}, keywords, item.line)
@@ -135,7 +135,7 @@ def _matcher(tags: tuple[Tag, ...]) -> _Matcher:
     return _Matcher(tags)
 
 
-_FIELDS = {"id": str, "zh": str, "en": str, "keywords": list}
+_FIELDS: dict[str, type] = {"id": str, "zh": str, "en": str, "keywords": list}
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _RUN = re.compile(r"[a-z0-9]+")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

@@ -83,7 +83,8 @@ def _is(value: Any, kind: type) -> bool:
 
 
 def _describe(kind: type) -> str:
-    return {str: "a non-empty string", list: "a list of non-empty strings", tuple: "a list"}.get(kind, kind.__name__)
+    names: dict[type, str] = {str: "a non-empty string", list: "a list of non-empty strings", tuple: "a list"}
+    return names.get(kind, kind.__name__)
 
 
 def _compose(text: str) -> yaml.Node | None:
