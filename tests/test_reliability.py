@@ -24,7 +24,7 @@ from studysite.errors import BuildError, Problems
 from studysite.model import BankInfo, Site
 from studysite.parse import parse_text
 from studysite.verify import check_built_site
-from studysite.write import UnsafePath, check_path
+from studysite.write import UnsafePath, check_path, write_tree_in_place
 from tests.sitekit import ROOT, SEED, build_site, copy_banks, prepare_work
 
 BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
@@ -287,6 +287,28 @@ def test_verify_is_fast_at_5000_questions(tmp_path: Path, seed_site: Path) -> No
 def test_writer_refuses_unsafe_paths(path: str) -> None:
     with pytest.raises(UnsafePath):
         check_path(path)
+
+
+def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
+    """`mkdocs serve`'s writer: new and changed files written, unchanged ones left alone (their
+    modification time is what --dirty rebuilds go by), everything else under the folder removed."""
+    docs = tmp_path / "docs"
+    first = {".gitignore": "*\n", "a/one.md": "1", "a/two.md": "2", "b/three.md": "3"}
+    assert sorted(write_tree_in_place(docs, first)) == sorted(first)
+    old = {rel: (docs / rel).stat().st_mtime_ns for rel in first}
+    (docs / "stray.md").write_text("not generated", encoding="utf-8")
+    (docs / "c" / "d").mkdir(parents=True)
+    (docs / "c" / "d" / "old.md").write_text("gone", encoding="utf-8")
+    (docs / "link.md").symlink_to(docs / "a" / "one.md")
+    (docs / "dirlink").symlink_to(docs / "a", target_is_directory=True)
+    (docs / "a" / ".two.md.tmp-99999").write_text("a killed write", encoding="utf-8")
+    time.sleep(0.01)
+    second = {".gitignore": "*\n", "a/one.md": "1", "a/two.md": "2, changed", "e/new.md": "new"}
+    assert write_tree_in_place(docs, second) == ["a/two.md", "e/new.md"]
+    tree = {p.relative_to(docs).as_posix() for p in docs.rglob("*")}
+    assert tree == {".gitignore", "a", "a/one.md", "a/two.md", "e", "e/new.md"}
+    assert (docs / "a" / "one.md").stat().st_mtime_ns == old["a/one.md"]
+    assert (docs / "a" / "two.md").read_text(encoding="utf-8") == "2, changed"
 
 
 @pytest.mark.parametrize("name", ["tags", "assets", "en", "index", "404", "search", "pagefind", "glossary"])
