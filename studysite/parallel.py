@@ -1,9 +1,11 @@
 """Run one piece of the build in a forked child while this process does another: two cores, one build.
 
-The generator's render and write stages are pure Python, so threads would take turns on one core.
-A forked child starts with the parent's memory (the whole site model, nothing pickled on the way
-in) and sends back only its result. Used where the work splits in two independent halves (the two
-languages' pages) and is large enough to pay for the fork; otherwise the call runs in this process.
+Most of the generator is pure Python, so threads would take turns on one core. A forked child
+starts with the parent's memory (the whole site model, nothing pickled on the way in) and sends back
+only its result through a pipe. Used for work that needs nothing from what this process does
+meanwhile: tagging and inline links (studysite/build.py), the English pages, the Anki/CSV decks
+(studysite/site_finish.py). Below a few hundred questions, or with threads running, the call runs in
+this process instead.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ class Side(Generic[T]):
             return
         read, write = os.pipe()
         # Objects that exist now are left out of garbage collection until `result()`: a collection
-        # writes into every object it visits, and each page written after the fork is copied,
-        # in the child and here, which cost more than the work shared out.
+        # writes into every object it visits, and each memory page written after the fork is
+        # copied, in the child and here.
         gc.freeze()
         parent = os.getpid()
         try:
