@@ -233,7 +233,7 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         for q in bank.questions
     ]
     slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock))
-    fork = len(candidates) >= PARALLEL_FROM and parallel.can_fork()
+    fork = _forks(len(candidates))
     tagging = parallel.Side(lambda: [assign_tags(sources.tags, _both(c)) for c in candidates], fork=fork)
     untagged = [
         Entry(
@@ -288,6 +288,11 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
     return site, slugs.write_lock(Path(), new_lock)
 
 
+def _forks(questions: int) -> bool:
+    """Whether side jobs run in forked processes for a site of this many questions."""
+    return questions >= PARALLEL_FROM and parallel.can_fork()
+
+
 def _both(cand: slugs.Candidate) -> list[Question]:
     return [cand.zh] + ([cand.en] if cand.en else [])
 
@@ -311,7 +316,7 @@ def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "") -> dict[str,
     English pages while this process does the Chinese ones: the same files, in about half the time.
     """
     first, *others = LANGS
-    fork = len(site.entries) >= PARALLEL_FROM and parallel.can_fork()
+    fork = _forks(len(site.entries))
     with staged_tree(docs_dir) as stage:
 
         def other_languages() -> dict[str, str]:

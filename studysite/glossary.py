@@ -145,11 +145,12 @@ class TermFinder:
         # all (hundreds of alternations) cost more than a small site's whole generation.
         self._spellings: dict[str, list[str]] = {}
         self._compiled: dict[str, re.Pattern[str]] = {}
-        starts = {(f[0], _has_lower(f)) for f in spellings}
+        start_of = {f: (f[0], _has_lower(f)) for f in spellings}
+        starts = set(start_of.values())
         word_starts = []  # characters all of whose spellings must begin a word
         for c in sorted(firsts):
             can = {key for key in starts if _can_start(key, c)}
-            mine = [f for f in spellings if (f[0], _has_lower(f)) in can]
+            mine = [f for f in spellings if start_of[f] in can]
             if mine:
                 self._spellings[c] = mine
             if mine and all(_is_word_char(f[0]) for f in mine):

@@ -5,8 +5,8 @@ the bank page's heading, a question in its page's heading, every answer line ins
 Lines are read again from the files, not from the parsed model, so a line the parser dropped is
 caught too. Every built page holding an answer must be a question of a bank. Each built page is
 read once, as bytes: one scan finds the first of the two known fragments (first `<h1>`, the answer
-`<div>`), and only the fragments are decoded. Every page repeats the whole navigation (most of its
-bytes), so decoding whole pages or scanning them once per fragment would cost several times that.
+`<div>`), and only the fragments are decoded. The theme's header, sidebar and footer are most of a
+page's bytes, so decoding whole pages or scanning them once per fragment would cost several times that.
 """
 
 from __future__ import annotations
