@@ -5,7 +5,7 @@ MKDOCS  := .venv/bin/mkdocs
 PORT    ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site pages test lint unit browser quality search-eval bench pdf clean
+.PHONY: serve site pages test lint unit browser quality search-eval bench pdf clean translation translations translation-reviewed
 
 # --dirty: after an edit MkDocs renders only the pages whose Markdown changed (the generator rewrites
 # exactly those), and the hook finishes search, downloads and offline files in the background.
@@ -14,6 +14,17 @@ serve: .venv/.runtime node_modules/.runtime          ## generate pages and serve
 
 pages: .venv/.runtime                                ## only generate docs/ from banks/
 	$(PY) scripts/build_pages.py
+
+translation: .venv/.runtime                          ## start or update banks/$(BANK).en.txt (untranslated lines marked [zh])
+	@test -n "$(BANK)" || { echo "usage: make translation BANK=NAME (banks/NAME.txt)"; exit 2; }
+	$(PY) scripts/translations.py template $(BANK)
+
+translations: .venv/.runtime                         ## per bank: translated / stale / missing, and where
+	@$(PY) scripts/translations.py report
+
+translation-reviewed: .venv/.runtime                 ## Q=bank/slug: its English still holds for the new Chinese
+	@test -n "$(Q)" || { echo "usage: make translation-reviewed Q=bank/slug"; exit 2; }
+	$(PY) scripts/translations.py reviewed $(Q)
 
 site: .venv/.runtime node_modules/.runtime           ## build the complete bilingual site into site/
 	$(PY) scripts/build_site.py

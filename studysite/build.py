@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import links, parallel, slugs
+from . import links, notes, parallel, slugs, translations
 from .errors import Problems
 from .glossary import load_glossary, warn_unused
 from .model import (
@@ -70,6 +70,10 @@ class Sources:
     """Published paths so far."""
     glossary: tuple[GlossaryTerm, ...] = ()
     """The term base (empty without a glossary file)."""
+    translation_lock: dict[str, translations.Record] = field(default_factory=dict, hash=False)
+    """banks/translations.lock: which Chinese each English question translates, by `bank/slug`."""
+    notes: tuple[notes.NoteSource, ...] = ()
+    """Editor's notes of every bank (banks/NAME.notes.yml), not yet checked against the slugs."""
 
 
 @dataclass
@@ -102,6 +106,8 @@ def generate(
     sources = load_sources(banks_dir, problems)
     problems.raise_if_any(strict=strict)
     site, lock_text = build_site_model(sources)
+    check_content(site, sources, problems)
+    problems.raise_if_any(strict=strict)
     result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
         if in_place:
@@ -114,7 +120,34 @@ def generate(
             tmp = lock_path.with_name(f".{LOCK}.tmp")
             tmp.write_text(lock_text, encoding="utf-8")
             tmp.replace(lock_path)
+        tr_path, tr_text = banks_dir / translations.LOCK, translations.lock_text(site)
+        if update_lock and any(tr for _, tr in sources.banks) and _differs(tr_path, tr_text):
+            tmp = tr_path.with_name(f".{translations.LOCK}.tmp")
+            tmp.write_text(tr_text, encoding="utf-8")
+            tmp.replace(tr_path)
     return result
+
+
+def check_content(site: Site, sources: Sources, problems: Problems) -> None:
+    """What can only be checked once slugs and tags are known: translations that are stale or do not
+    line up, notes about questions the bank does not have, questions no tag fits."""
+    translations.check(site, sources.banks, problems)
+    for bank, _ in sources.banks:
+        mine = [n for n in sources.notes if Path(n.path).name == f"{bank.id}{notes.SUFFIX}"]
+        notes.check_slugs(mine, set(site.bank(bank.id).slugs), bank.path, problems)
+    for entry in site.entries.values():
+        if not entry.tags:
+            q = entry.text["zh"]
+            problems.warn(
+                site.bank(entry.bank_id).source["zh"],
+                q.line,
+                f"no tag fits this question: add a keyword to {TAXONOMY} or `add_tags` in {entry.bank_id}{notes.SUFFIX}",
+                q.text,
+            )
+
+
+def _differs(path: Path, text: str) -> bool:
+    return not path.exists() or path.read_text(encoding="utf-8") != text
 
 
 def load_sources(banks_dir: Path, problems: Problems) -> Sources:
@@ -160,11 +193,11 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
     pairs = []
     for bank_id, path in sorted(zh.items()):
         bank = parse_bank(path, bank_id, "zh", problems)
-        translation = parse_bank(en[bank_id], bank_id, "en", problems) if bank_id in en else None
+        translation = translations.parse_translation(en[bank_id], bank_id, problems) if bank_id in en else None
         if bank is None:
             continue
         if bank_id in en and translation is not None:
-            if not check_alignment(bank, translation, problems):
+            if not translations.is_keyed(translation) and not check_alignment(bank, translation, problems):
                 translation = None
         elif bank_id not in en:
             problems.warn(
@@ -186,7 +219,16 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
     if (banks_dir / GLOSSARY).exists():  # optional: a banks folder without one builds without tooltips
         glossary = load_glossary(banks_dir / GLOSSARY, problems)
         warn_unused(glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems)
-    return Sources(tuple(pairs), tags, tuple(lock), glossary)
+    tr_lock = translations.read_lock(banks_dir / translations.LOCK, problems)
+    found_notes: list[notes.NoteSource] = []
+    for path in sorted(banks_dir.glob(f"*{notes.SUFFIX}")):
+        if path.name[: -len(notes.SUFFIX)] not in zh:
+            problems.error(
+                path, 0, f"notes without a bank: there is no {path.name[: -len(notes.SUFFIX)]}.txt beside it"
+            )
+            continue
+        found_notes += notes.load_notes(path, tags, problems)
+    return Sources(tuple(pairs), tags, tuple(lock), glossary, tr_lock, tuple(found_notes))
 
 
 def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
@@ -228,11 +270,21 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
     same results, each stage's work unchanged, about half the wait.
     """
     candidates = [
-        slugs.Candidate(bank.id, q, tr.questions[q.index] if tr else None)
+        # Only a translation tied by position names new questions in English; a keyed one names the slug.
+        slugs.Candidate(bank.id, q, tr.questions[q.index] if tr and not translations.is_keyed(tr) else None)
         for bank, tr in sources.banks
         for q in bank.questions
     ]
     slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock))
+    slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
+    for cand, slug in zip(candidates, slug_list, strict=True):
+        slugs_of[cand.bank].append(slug)
+    english = translations.attach(sources.banks, slugs_of, sources.translation_lock)
+    candidates = [
+        replace(c, en=english[slug][0] if slug in english else None)
+        for c, slug in zip(candidates, slug_list, strict=True)
+    ]
+    note_of = {n.slug: n for n in sources.notes}
     fork = _forks(len(candidates))
     tagging = parallel.Side(lambda: [assign_tags(sources.tags, _both(c)) for c in candidates], fork=fork)
     untagged = [
@@ -244,13 +296,18 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
             translated=cand.en is not None,
             tags=(),
             content_hash=content_hash(cand.zh),
+            translates=english[slug][1] if slug in english else "",
+            notes=note_of[slug].note if slug in note_of else None,
         )
         for cand, slug in zip(candidates, slug_list, strict=True)
     ]
     linking = parallel.Side(lambda: {lang: links.inline_links(untagged, lang) for lang in LANGS}, fork=fork)
     try:
         terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
-        entries = [replace(e, tags=tags) for e, tags in zip(untagged, tagging.result(), strict=True)]
+        entries = [
+            replace(e, tags=notes.pin_tags(tags, note_of.get(e.slug), sources.tags))
+            for e, tags in zip(untagged, tagging.result(), strict=True)
+        ]
         related = links.related_questions(entries, terms)
         inline = linking.result()
     except BaseException:
@@ -258,15 +315,12 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         linking.cancel()
         raise
     entries = [replace(e, related=related[e.slug]) for e in entries]
-    slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
-    for e in entries:
-        slugs_of[e.bank_id].append(e.slug)
     banks = tuple(
         BankInfo(
             id=bank.id,
-            titles={"zh": bank.title, "en": tr.title if tr else bank.title},
+            titles={"zh": bank.title, "en": translations.english_title(bank, tr)},
             slugs=tuple(slugs_of[bank.id]),
-            translated=tr is not None,
+            translated=tr is not None and all(s in english for s in slugs_of[bank.id]),
             source={"zh": bank.path, **({"en": tr.path} if tr else {})},
         )
         for bank, tr in sources.banks

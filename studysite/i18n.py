@@ -186,6 +186,30 @@ STRINGS.update(
 )
 
 
+# Content: editor's notes (studysite/notes.py) and stale translations (studysite/translations.py).
+STRINGS.update(
+    {
+        "note.label": {"zh": "编者注", "en": "Editor's note"},
+        "note.ours": {
+            "zh": "由本站编者补充，不属于原题库文本",
+            "en": "added by this site's editors, not part of the question bank's text",
+        },
+        "note.kind.correction": {"zh": "编者更正", "en": "Editor's correction"},
+        "note.kind.update": {"zh": "编者补充：新进展", "en": "Editor's update"},
+        "note.kind.caveat": {"zh": "编者提示", "en": "Editor's caveat"},
+        "note.kind.extra": {"zh": "编者补充", "en": "Editor's additions"},
+        "note.followups": {"zh": "追问", "en": "Follow-up questions"},
+        "note.references": {"zh": "参考资料", "en": "References"},
+        "translation.stale": {
+            "zh": "中文原文在这份英文翻译之后有过修改，翻译可能已过时。下方是当前的中文原文。",
+            "en": "The Chinese was updated after this translation: the English above may be out of date. "
+            "The current Chinese is shown below.",
+        },
+        "translation.current": {"zh": "当前中文原文", "en": "Current Chinese original"},
+    }
+)
+
+
 def t(key: str, lang: Lang, **values: object) -> str:
     """The string `key` in `lang`, with `{name}` placeholders filled."""
     return STRINGS[key][lang].format(**values)

@@ -73,6 +73,10 @@ class Question:
     """Line of the `Q:` marker."""
     index: int
     """0-based position in its bank."""
+    key: str = ""
+    """In a translation file: the slug of the Chinese question it translates (its `@slug` line)."""
+    pending: tuple[int, ...] = ()
+    """In a translation file: lines still marked `[zh]` (not yet translated); empty when done."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,42 @@ class GlossaryTerm:
 
 
 @dataclass(frozen=True)
+class FollowUp:
+    """A follow-up question (追问) with its short answer, in both languages."""
+
+    question: dict[Lang, str] = field(hash=False)
+    """The follow-up question per language."""
+    answer: dict[Lang, str] = field(hash=False)
+    """Its short answer per language."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A source a note relies on: a paper, an official document or a source file."""
+
+    title: str
+    """Its title as published."""
+    url: str
+    """An https:// address."""
+
+
+@dataclass(frozen=True)
+class EditorNote:
+    """Our note on one question: a correction, an update or a caveat, follow-ups and references."""
+
+    kind: str
+    """`correction`, `update` or `caveat`."""
+    text: dict[Lang, tuple[str, ...]] = field(hash=False)
+    """The note's paragraphs per language (may be empty when the note only adds follow-ups)."""
+    followups: tuple[FollowUp, ...]
+    """Follow-up questions with short answers."""
+    references: tuple[Reference, ...]
+    """Sources, in the order given."""
+    line: int
+    """Line of the note in its notes file."""
+
+
+@dataclass(frozen=True)
 class Entry:
     """A question as published: its text in both languages plus everything enrichment adds."""
 
@@ -146,6 +186,15 @@ class Entry:
     """Slugs of up to five related questions, best first."""
     content_hash: str = ""
     """Hash of the Chinese question and answer; tells a reader their mark predates an edit."""
+    translates: str = ""
+    """content_hash of the Chinese the English was written for; not content_hash when it is stale."""
+    notes: EditorNote | None = None
+    """Our editor's note on the question (never the bank's text), from banks/NAME.notes.yml."""
+
+    @property
+    def stale(self) -> bool:
+        """The Chinese was edited after its English translation was written (or last reviewed)."""
+        return self.translated and self.translates != self.content_hash
 
     @property
     def path(self) -> str:

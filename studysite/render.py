@@ -21,6 +21,7 @@ from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
 from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from .notes import note_html
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
@@ -89,7 +90,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
             "slug": entry.slug,
             "bank": entry.bank_id,
             "hash": entry.content_hash,
-            "file": _source_file(bank, lang),
+            "file": _source_file(bank, lang, entry),
             "line": q.line,
         },
     )
@@ -105,6 +106,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
+    lines += _after_answer(entry, lang)
     lines += _source_links(entry, bank, lang, repo_url)
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
@@ -498,9 +500,31 @@ def _tag_downloads(site: Site, lang: Lang) -> list[str]:
     ]
 
 
-def _source_file(bank: BankInfo, lang: Lang) -> str:
+def _source_file(bank: BankInfo, lang: Lang, entry: Entry | None = None) -> str:
     """The bank file a `lang` page shows, as a path in the repository (untranslated: the Chinese one)."""
+    if entry is not None and not entry.translated:
+        lang = "zh"
     return "banks/" + os.path.basename(bank.source.get(lang, bank.source["zh"]))
+
+
+def _after_answer(entry: Entry, lang: Lang) -> list[str]:
+    """Below the answer, outside the bank's text: the current Chinese when the English is stale, and
+    our editor's note. Both carry `qa-with-answer`, which quiz mode hides with the answer."""
+    out = []
+    if lang == "en" and entry.stale:
+        zh = entry.text["zh"]
+        out += [
+            '<div class="qa-stale qa-with-answer" data-pagefind-ignore="all">'
+            f'<p class="qa-stale__notice" lang="en">{escape(t("translation.stale", lang))}</p>'
+            f'<p class="qa-stale__label">{escape(t("translation.current", lang))}</p>'
+            f'<div class="qa-stale__zh" lang="zh"><p class="qa-stale__q">{escape(zh.text)}</p>'
+            + "".join(answer_blocks_html(zh))
+            + "</div></div>",
+            "",
+        ]
+    if entry.notes is not None:
+        out += [note_html(entry.notes, lang), ""]
+    return out
 
 
 def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str) -> list[str]:
@@ -510,7 +534,7 @@ def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str) -> li
         return []
     repo = repo_url.rstrip("/").removesuffix(".git")
     q = entry.text[lang]
-    file = _source_file(bank, lang)
+    file = _source_file(bank, lang, entry)
     title = f"[{entry.bank_id}/{entry.slug}] {q.text}"
     body = t(
         "question.report.body", lang, question=q.text, bank=bank.titles[lang], slug=entry.slug, file=file, line=q.line

@@ -12,6 +12,7 @@ page's bytes, so decoding whole pages or scanning them once per fragment would c
 from __future__ import annotations
 
 import html
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         info = infos.get(zh.id)
         if info is None:
             problems.error(zh.path, zh.title_line, "bank is missing from the site model")
+            continue
+        if en is not None and any(q.key for q in en.questions):  # tied by slug: see _expect_keyed
+            _expect_bank(zh, info, "", expected, problems)
+            _expect_keyed(zh, en, info, site, expected, problems)
             continue
         for prefix, bank in (("", zh), ("en/", en or zh)):  # untranslated: the Chinese on English pages
             _expect_bank(bank, info, prefix, expected, problems)
@@ -104,6 +109,51 @@ def _expect_bank(
                 page.append(Expected(path, number, _normal(_QUESTION.sub("", stripped, count=1)), "heading"))
             else:
                 page.append(Expected(path, number, _normal(_MARKER.sub("", stripped, count=1) or stripped), "answer"))
+
+
+def _expect_keyed(
+    zh: Bank,
+    en: Bank,
+    info: BankInfo,
+    site: Site,
+    expected: dict[str, tuple[str | None, list[Expected]]],
+    problems: Problems,
+) -> None:
+    """English pages of a translation tied by `@slug` keys (studysite/translations.py): each page shows
+    its question's lines from the English file when translated, else the Chinese file's lines. Key
+    lines are not text; a question still pending, or whose key left the bank, has no page to be on."""
+    files = {}
+    for bank in (zh, en):
+        raw = read_text(Path(bank.path), problems)
+        if raw is None:
+            return
+        files[bank.path] = split_lines(raw)
+    ranges: dict[tuple[str, int], list[tuple[int, str]]] = {}
+    for bank in (zh, en):
+        lines = files[bank.path]
+        starts = [*sorted(q.line for q in bank.questions), len(lines) + 1]
+        for start, end in itertools.pairwise(starts):
+            ranges[bank.path, start] = [
+                (n, s) for n in range(start, end) if (s := lines[n - 1].strip()) and not _KEY.fullmatch(s)
+            ]
+    bank_page: list[Expected] = []
+    expected[f"en/{info.id}/index.html"] = (None, bank_page)
+    title_bank = zh if en.title.startswith("[zh]") else en  # a title still pending shows the Chinese
+    title_line = files[title_bank.path][title_bank.title_line - 1]
+    bank_page.append(Expected(display_path(title_bank.path), title_bank.title_line, _normal(title_line), "heading"))
+    for slug in info.slugs:
+        entry = site.entries[slug]
+        q, path = (entry.text["en"], en.path) if entry.translated else (entry.text["zh"], zh.path)
+        page: list[Expected] = []
+        expected[f"en/{info.id}/{slug}/index.html"] = (slug, page)
+        for number, stripped in ranges.get((path, q.line), []):
+            if number == q.line:
+                page.append(
+                    Expected(display_path(path), number, _normal(_QUESTION.sub("", stripped, count=1)), "heading")
+                )
+            else:
+                text = _normal(_MARKER.sub("", stripped, count=1) or stripped)
+                page.append(Expected(display_path(path), number, text, "answer"))
 
 
 def _html_pages(site_dir: Path) -> list[str]:
@@ -192,4 +242,6 @@ _SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
 """Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
 _QUESTION = re.compile(r"^Q\s*[:：]\s*")
+_KEY = re.compile(r"@[a-z0-9]+(?:-[a-z0-9]+)*")
+"""A translation's key line (studysite/translations.py): not text, shown nowhere."""
 _MARKER = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)．、]\s*(?=\S))")
