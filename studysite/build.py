@@ -27,6 +27,7 @@ from .model import (
 )
 from .parse import parse_bank
 from .render import render_site
+from .slugwords import glossary_terms
 from .taxonomy import assign_tags, load_taxonomy
 from .write import build_lock, staged_tree, write_tree_in_place
 
@@ -275,7 +276,7 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         for bank, tr in sources.banks
         for q in bank.questions
     ]
-    slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock))
+    slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock), glossary_terms(sources.glossary))
     slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
     for cand, slug in zip(candidates, slug_list, strict=True):
         slugs_of[cand.bank].append(slug)

@@ -88,8 +88,12 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
     return entries
 
 
-def assign_slugs(candidates: list[Candidate], lock: list[LockEntry]) -> tuple[list[str], list[LockEntry]]:
-    """Slugs for `candidates` (in order) and the new lock. Pure: same input, same output."""
+def assign_slugs(
+    candidates: list[Candidate], lock: list[LockEntry], terms: dict[str, str] | None = None
+) -> tuple[list[str], list[LockEntry]]:
+    """Slugs for `candidates` (in order) and the new lock. Pure: same input, same output.
+
+    `terms` (Chinese glossary spelling -> English slug words) names new untranslated questions."""
     by_path = {e.path: e for e in lock}
     taken = {e.slug for e in lock} | RESERVED_SLUGS
     result: list[str | None] = [None] * len(candidates)
@@ -132,7 +136,7 @@ def assign_slugs(candidates: list[Candidate], lock: list[LockEntry]) -> tuple[li
     # 4. New questions get a fresh slug no path has ever used.
     for i, cand in enumerate(candidates):
         if result[i] is None:
-            base = make_slug(cand.en.text if cand.en else cand.zh.text) or f"q-{cand.bank}-{cand.zh.index + 1}"
+            base = make_slug(cand.en.text if cand.en else cand.zh.text, terms) or f"q-{cand.bank}-{cand.zh.index + 1}"
             slug, n = base, 2
             while slug in taken:
                 slug, n = f"{base}-{n}", n + 1
@@ -142,11 +146,17 @@ def assign_slugs(candidates: list[Candidate], lock: list[LockEntry]) -> tuple[li
     return slugs, _new_lock(candidates, slugs, lock)
 
 
-def make_slug(text: str) -> str:
-    """ASCII words of a question, stop words dropped: English as is, Chinese as pinyin."""
+def make_slug(text: str, terms: dict[str, str] | None = None) -> str:
+    """ASCII words of a question, stop words dropped: English as is; Chinese by its technical terms, or
+    pinyin words where it has none (studysite/slugwords.py)."""
     words: list[str] = []
     text = unicodedata.normalize("NFKC", text)
     first = re.split(r"[?？]", text, maxsplit=1)[0]  # "What is X? When is it Y?" -> about X
+    if _HAN.search(text):
+        from .slugwords import chinese_slug_words
+
+        words = chinese_slug_words(first if first.strip() else text, terms or {}, _STOP)
+        return "-".join(words[:MAX_WORDS])[:60].strip("-")
     for run in _RUNS.findall(first if first.strip() else text):
         if _HAN.match(run):
             words.extend(_pinyin(run))
