@@ -29,6 +29,7 @@ import genanki
 from . import downloads
 from .i18n import t
 from .model import Entry, Lang, ListBlock, Question, Site
+from .notes import note_html
 from .render import answer_blocks_html
 
 MODEL_NAME = "AI Infra Q&A (studysite)"
@@ -136,7 +137,7 @@ def build_note(site: Site, entry: Entry, variant: str, site_url: str, shared: _S
         langs = [variant]  # type: ignore[list-item]
     question = "".join(_div(entry, other, html.escape(entry.text[other].text), i) for i, other in enumerate(langs))
     answer = '<hr class="qa-sep">'.join(
-        _div(entry, other, shared.answer_html(entry, other), i) for i, other in enumerate(langs)
+        _div(entry, other, shared.answer_html(entry, other) + _note(entry, other), i) for i, other in enumerate(langs)
     )
     names = shared.tag_names[lang]
     tag_line = t("punct.sep", lang).join(names[tag_id] for tag_id in entry.tags)
@@ -370,6 +371,11 @@ def _div(entry: Entry, lang: Lang, inner: str, position: int) -> str:
     return f'<div{css} lang="{shown}">{inner}</div>'
 
 
+def _note(entry: Entry, lang: Lang) -> str:
+    """Our editor's note on the back side, below the answer (in the card's language)."""
+    return "\n" + note_html(entry.notes, lang, quiz=False) if entry.notes is not None else ""
+
+
 def _label_lang(variant: str) -> Lang:
     """The language of a deck's labels and names: English for the English deck, else Chinese."""
     return "en" if variant == "en" else "zh"
@@ -442,6 +448,10 @@ _CSS = """\
 p { margin: 0.4em 0; }
 ul, ol { margin: 0.3em 0 0.7em; padding-left: 1.4em; }
 li { margin: 0.2em 0; }
+.qa-note { margin: 0.8em 0; padding: 0.4em 0.7em; border: 1px dashed #888; border-left: 4px solid #888; font-size: 0.92em; }
+.qa-note__ours { display: block; font-size: 0.85em; color: #777; }
+.qa-note__head { font-weight: 600; margin: 0.6em 0 0.2em; }
+.qa-note__url { font-size: 0.85em; color: #777; }
 hr.qa-sep { border: 0; border-top: 1px dashed #bbb; margin: 1em 0; }
 .qa-meta { margin-top: 1.4em; font-size: 0.8em; color: #777; }
 .qa-meta a { color: inherit; }

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from . import downloads
 from .i18n import t
 from .model import Lang, Site
+from .notes import note_html
 from .render import Page, _front_matter, answer_blocks_html
 
 PRINT_FOLDER = "print"
@@ -70,6 +71,8 @@ def print_page(site: Site, bank_id: str, lang: Lang) -> str:
         out.append('<div class="qa-print__answer">')
         out.extend(answer_blocks_html(q))
         out.append("</div>")
+        if entry.notes is not None:  # ours, in a box marked as such; follow-ups with their answers
+            out.append(note_html(entry.notes, lang, quiz=False))
         out.append("</section>")
     out.append("</div>")
     lines += ["\n".join(out), ""]
