@@ -135,7 +135,7 @@ def check_content(site: Site, sources: Sources, problems: Problems) -> None:
     translations.check(site, sources.banks, problems)
     for bank, _ in sources.banks:
         mine = [n for n in sources.notes if Path(n.path).name == f"{bank.id}{notes.SUFFIX}"]
-        notes.check_slugs(mine, set(site.bank(bank.id).slugs), bank.path, problems)
+        notes.check_slugs(mine, bank.id, site, bank.path, problems)
     for entry in site.entries.values():
         if not entry.tags:
             q = entry.text["zh"]

@@ -109,6 +109,8 @@ class Tag:
     """Lower-cased strings whose presence in a question assigns the tag."""
     line: int
     """Line in the taxonomy file."""
+    implies: tuple[str, ...] = ()
+    """Ids of broader tags a question with this tag also gets."""
 
     def name(self, lang: Lang) -> str:
         return self.names[lang]

@@ -117,15 +117,24 @@ def load_notes(path: Path, tags: tuple[Tag, ...], problems: Problems) -> list[No
     return out
 
 
-def check_slugs(notes: list[NoteSource], bank_slugs: set[str], bank_file: str, problems: Problems) -> list[NoteSource]:
-    """Notes whose slug is a question of the bank; an error for each other one."""
-    kept = []
+def check_slugs(notes: list[NoteSource], bank_id: str, site: Site, bank_file: str, problems: Problems) -> None:
+    """A note must name a question of its bank: a slug never published is an error (a typo); one whose
+    question was removed, or now lives in another bank, warns (the note still follows a moved question)."""
+    gone = {stone.slug for stone in site.tombstones if stone.bank_id == bank_id}
     for n in notes:
-        if n.slug in bank_slugs:
-            kept.append(n)
+        entry = site.entries.get(n.slug)
+        if entry is not None and entry.bank_id == bank_id:
+            continue
+        if entry is not None:
+            problems.warn(
+                n.path,
+                n.line,
+                f"note: `{n.slug}` is now in {entry.bank_id}.txt: move the note to {entry.bank_id}{SUFFIX}",
+            )
+        elif n.slug in gone:
+            problems.warn(n.path, n.line, f"note: `{n.slug}` was removed from {bank_file}: delete the note")
         else:
             problems.error(n.path, n.line, f"note: `{n.slug}` is not a question of {bank_file} (see banks/slugs.lock)")
-    return kept
 
 
 def pin_tags(tags: tuple[str, ...], note: NoteSource | None, order: tuple[Tag, ...]) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
         return ()
     tags: list[Tag] = []
     seen: dict[tuple[str, str], int] = {}
+    implied_at: dict[str, int] = {}
     for item in top["tags"].value:
         fields = check_fields(item, _FIELDS, {"id", "zh", "en", "keywords"}, path, "tag", problems)
         if fields is None:
@@ -52,9 +53,18 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
                 problems.error(path, fields[key].line, f"tag: {key} {name!r} already used at line {seen[key, name]}")
             seen[key, name] = fields[key].line
         keywords = tuple(k.value.strip().casefold() for k in fields["keywords"].value)
-        tags.append(
-            Tag(tag_id, {"zh": fields["zh"].value.strip(), "en": fields["en"].value.strip()}, keywords, item.line)
-        )
+        implies = tuple(v.value.strip() for v in fields["implies"].value) if "implies" in fields else ()
+        names = {"zh": fields["zh"].value.strip(), "en": fields["en"].value.strip()}
+        tags.append(Tag(tag_id, names, keywords, item.line, implies))  # type: ignore[arg-type]
+        if implies:
+            implied_at[tag_id] = fields["implies"].line
+    known = {tag.id for tag in tags}
+    for tag in tags:
+        for other in tag.implies:
+            if other not in known or other == tag.id:
+                problems.error(
+                    path, implied_at[tag.id], f"tag: `implies` names `{other}`, not another tag of the taxonomy"
+                )
     return tuple(tags)
 
 
@@ -76,7 +86,12 @@ def assign_tags(tags: tuple[Tag, ...], questions: list[Question]) -> tuple[str, 
     scores = [(score, order, tag.id) for order, (score, tag) in enumerate(zip(best, tags, strict=True))]
     ranked = sorted(scores, key=lambda s: (-s[0], s[1]))
     chosen = [s for s in ranked if s[0] >= THRESHOLD][:MAX_TAGS] or [s for s in ranked[:1] if s[0] > 0]
-    return tuple(tag_id for _, _, tag_id in sorted(chosen, key=lambda s: s[1]))
+    ids = {tag_id for _, _, tag_id in chosen}
+    for order in [order for _, order, _ in chosen]:  # broader tags, while there is room
+        for other in tags[order].implies:
+            if len(ids) < MAX_TAGS:
+                ids.add(other)
+    return tuple(tag.id for tag in tags if tag.id in ids)
 
 
 def _answer_text(question: Question) -> str:
@@ -135,7 +150,7 @@ def _matcher(tags: tuple[Tag, ...]) -> _Matcher:
     return _Matcher(tags)
 
 
-_FIELDS: dict[str, type] = {"id": str, "zh": str, "en": str, "keywords": list}
+_FIELDS: dict[str, type] = {"id": str, "zh": str, "en": str, "keywords": list, "implies": list}
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _RUN = re.compile(r"[a-z0-9]+")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

@@ -1,7 +1,8 @@
 """Tie each English question to its Chinese question by slug, and tell when a translation is stale.
 
 A translation file (`banks/NAME.en.txt`) is a bank file whose every question carries, on the line
-above its `Q:`, the slug of the Chinese question it translates (`@two-batch-overlap`). The
+right below its `Q:`, the slug of the Chinese question it translates (`@two-batch-overlap`): inside
+the question, so cutting or moving a question from its `Q:` to the next takes its key along. The
 maintainer never types it: `make translation BANK=NAME` writes the file (and the keys). Because the
 key is the slug, which survives rewording, reordering, inserting and deleting Chinese questions,
 English can never attach to the wrong question, and a bank can be translated question by question.
@@ -59,24 +60,20 @@ def parse_translation(path: Path, bank_id: str, problems: Problems) -> Bank | No
     if text is None:
         return None
     lines = split_lines(text)
-    keys: dict[int, str] = {}  # line of the `Q:` -> key above it
-    waiting: tuple[str, int] | None = None
+    keys: dict[int, str] = {}  # line of the `Q:` -> key right below it
+    question = 0  # line of a `Q:` still waiting for its key line
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         found = _KEY.fullmatch(stripped)
         if found:
-            if waiting:
-                problems.error(path, waiting[1], f"key line `@{waiting[0]}` is not right above a `Q:` line", raw)
-            waiting = (found.group(1), number)
-            lines[number - 1] = ""  # keep line numbers: the parser sees a blank line
-        elif stripped and waiting:
-            if _QUESTION.match(stripped):
-                keys[number] = waiting[0]
+            if question:
+                keys[question] = found.group(1)
             else:
-                problems.error(path, waiting[1], f"key line `@{waiting[0]}` is not right above a `Q:` line", raw)
-            waiting = None
-    if waiting:
-        problems.error(path, waiting[1], f"key line `@{waiting[0]}` is not right above a `Q:` line")
+                problems.error(path, number, f"key line `@{found.group(1)}` is not right below a `Q:` line", raw)
+            lines[number - 1] = ""  # keep line numbers: the parser sees a blank line
+            question = 0
+        elif stripped:
+            question = number if _QUESTION.match(stripped) else 0
     bank = parse_text("\n".join(lines), path, bank_id, "en", problems)
     if bank is None or not keys:
         return bank
@@ -87,7 +84,7 @@ def parse_translation(path: Path, bank_id: str, problems: Problems) -> Bank | No
             problems.error(
                 path,
                 q.line,
-                f"question has no `@slug` key line above it: run `make translation BANK={bank_id}` to add "
+                f"question has no `@slug` key line below it: run `make translation BANK={bank_id}` to add "
                 "the questions the bank has (it keeps what is translated)",
                 q.text,
             )
@@ -247,13 +244,11 @@ def template(site: Site, zh: Bank, en: Bank | None) -> str:
         kept = existing.pop(slug, None)
         if kept is None and en is not None and not is_keyed(en) and entry.translated:
             kept = entry.text["en"]  # migrating a file tied by position
-        out.append(f"@{slug}")
-        out += _source_of(kept, en, en_lines) if kept is not None else _pending_copy(entry.text["zh"])
-        out.append("")
+        lines = _source_of(kept, en, en_lines) if kept is not None else _pending_copy(entry.text["zh"])
+        out += [lines[0], f"@{slug}", *lines[1:], ""]
     for key, q in existing.items():  # orphans: a translator decides
-        out.append(f"@{key}")
-        out += _source_of(q, en, en_lines)
-        out.append("")
+        lines = _source_of(q, en, en_lines)
+        out += [lines[0], f"@{key}", *lines[1:], ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
