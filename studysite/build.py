@@ -98,10 +98,12 @@ def generate(
     in_place: bool = False,
     update_lock: bool = True,
     repo_url: str = "",
+    site_url: str = "",
 ) -> Result:
     """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input.
 
-    `repo_url` (the site's GitHub repository) adds "report an error" and "edit the source" links.
+    `repo_url` (the site's GitHub repository) adds "report an error" and "edit the source" links;
+    `site_url` (where the site is published) lets a report carry the page's address.
     """
     problems = Problems()
     sources = load_sources(banks_dir, problems)
@@ -112,10 +114,10 @@ def generate(
     result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
         if in_place:
-            result.files = render_files(site, repo_url)
+            result.files = render_files(site, repo_url, site_url)
             result.written = write_tree_in_place(docs_dir, result.files)
         else:
-            result.files = render_and_swap(site, docs_dir, repo_url)
+            result.files = render_and_swap(site, docs_dir, repo_url, site_url)
         lock_path = banks_dir / LOCK
         if update_lock and (not lock_path.exists() or lock_path.read_text(encoding="utf-8") != lock_text):
             tmp = lock_path.with_name(f".{LOCK}.tmp")
@@ -352,7 +354,7 @@ def _both(cand: slugs.Candidate) -> list[Question]:
     return [cand.zh] + ([cand.en] if cand.en else [])
 
 
-def render_files(site: Site, repo_url: str = "") -> dict[str, str]:
+def render_files(site: Site, repo_url: str = "", site_url: str = "") -> dict[str, str]:
     """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
 
     docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
@@ -360,11 +362,11 @@ def render_files(site: Site, repo_url: str = "") -> dict[str, str]:
     """
     files = {".gitignore": DOCS_GITIGNORE}
     for lang in LANGS:
-        files.update(render_language(site, lang, repo_url))
+        files.update(render_language(site, lang, repo_url, site_url))
     return files
 
 
-def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "") -> dict[str, str]:
+def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "", site_url: str = "") -> dict[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
     From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
@@ -375,13 +377,15 @@ def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "") -> dict[str,
     with staged_tree(docs_dir) as stage:
 
         def other_languages() -> dict[str, str]:
-            files = {path: text for lang in others for path, text in render_language(site, lang, repo_url).items()}
+            files = {
+                path: text for lang in others for path, text in render_language(site, lang, repo_url, site_url).items()
+            }
             stage.write(files)
             return files
 
         side = parallel.Side(other_languages, fork=fork)
         try:
-            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url)}
+            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url)}
             stage.write(files)
         except BaseException:
             side.cancel()
@@ -391,12 +395,12 @@ def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "") -> dict[str,
     return files
 
 
-def render_language(site: Site, lang: Lang, repo_url: str = "") -> dict[str, str]:
+def render_language(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") -> dict[str, str]:
     """One language's generated files, by their path in docs/ (English under en/)."""
     prefix = "" if lang == LANGS[0] else f"{lang}/"
     files: dict[str, str] = {}
     urls: dict[str, str] = {}
-    for page in render_site(site, lang, repo_url):
+    for page in render_site(site, lang, repo_url, site_url):
         path = prefix + page.path
         url = _url_of(path)
         if url in urls:  # a silent overwrite would lose a page

@@ -137,12 +137,7 @@ STRINGS.update(
         "question.report": {"zh": "报告错误", "en": "Report an error"},
         "question.edit": {"zh": "编辑源文件（第 {line} 行）", "en": "Edit the source (line {line})"},
         "question.actions": {"zh": "纠错", "en": "Corrections"},
-        "question.report.body": {
-            "zh": "题目：{question}\n题库：{bank}\n页面：{slug}\n源文件：{file} 第 {line} 行\n\n"
-            "哪里有错？应该怎么改？\n\n",
-            "en": "Question: {question}\nBank: {bank}\nPage: {slug}\nSource: {file} line {line}\n\n"
-            "What is wrong, and what should it say?\n\n",
-        },
+        "question.report.language": {"zh": "中文 (zh)", "en": "English (en)"},
         "anki.deck": {"zh": "AI Infra 面试题库", "en": "AI Infra Interview Questions"},
         "anki.deck.zh-en": {"zh": "AI Infra 面试题库（中英双语）", "en": "AI Infra Interview Questions (bilingual)"},
         "anki.tags": {"zh": "标签", "en": "Tags"},

@@ -64,6 +64,7 @@ def on_config(config: Any) -> Any:
     # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
     if lang == "zh" and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
         _state["repo_url"] = qa.get("repo_url") or ""  # "report an error" / "edit" links on question pages
+        _state["site_url"] = config.site_url or ""  # the page's address in an error report
         serving = _state["command"] == "serve"
         inputs = (str(docs_root), _state["repo_url"], _inputs_fingerprint())
         # Under `mkdocs serve` the bank watcher has usually just regenerated docs/ (that is what
@@ -230,7 +231,13 @@ def _finisher() -> None:
 
 def _generate(docs_root: Path, in_place: bool) -> None:
     try:
-        result = generate(BANKS, docs_root, in_place=in_place, repo_url=_state.get("repo_url", ""))
+        result = generate(
+            BANKS,
+            docs_root,
+            in_place=in_place,
+            repo_url=_state.get("repo_url", ""),
+            site_url=_state.get("site_url", ""),
+        )
     except BuildError as exc:
         for problem in exc.problems:
             log.error(str(problem))
@@ -281,7 +288,13 @@ def _watch_banks(docs_root: Path) -> Any:
     def regenerate() -> None:
         try:
             inputs = (str(docs_root), _state.get("repo_url", ""), _inputs_fingerprint())
-            result = generate(BANKS, docs_root, in_place=True, repo_url=_state.get("repo_url", ""))
+            result = generate(
+                BANKS,
+                docs_root,
+                in_place=True,
+                repo_url=_state.get("repo_url", ""),
+                site_url=_state.get("site_url", ""),
+            )
             _touch_listings(docs_root, result.written)
             _state["generated"], _state["inputs"] = result, inputs
             if result.written:

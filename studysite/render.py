@@ -25,6 +25,8 @@ from .notes import note_html
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
+REPORT_FORM = "report-error.yml"
+"""The issue form "report an error" opens (.github/ISSUE_TEMPLATE/); its field ids are the URL's keys."""
 _HTML_SPECIAL = re.compile("[&<>\"']")
 
 
@@ -43,7 +45,7 @@ class Page:
     """File contents."""
 
 
-def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
+def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
     and "edit the source" links to question pages."""
     yield Page("index.md", home_page(site, lang))
@@ -56,7 +58,7 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
         for slug in bank.slugs:
             entry = site.entries[slug]
             finder = finders.get(text_lang(entry, lang))
-            yield Page(entry.path, question_page(site, entry, lang, repo_url, finder))
+            yield Page(entry.path, question_page(site, entry, lang, repo_url, finder, site_url))
     from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
     from .print_edition import print_pages
 
@@ -76,7 +78,9 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     yield Page(".nav.json", nav_json(site, lang))
 
 
-def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", finder: TermFinder | None = None) -> str:
+def question_page(
+    site: Site, entry: Entry, lang: Lang, repo_url: str = "", finder: TermFinder | None = None, site_url: str = ""
+) -> str:
     """A question's page. `finder` is the glossary's finder for the language of the text shown (looked
     up here when not given)."""
     q = entry.text[lang]
@@ -107,7 +111,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
     terms = (finder, lang) if finder is not None else None
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
     lines += _after_answer(entry, lang)
-    lines += _source_links(entry, bank, lang, repo_url)
+    lines += _source_links(entry, bank, lang, repo_url, site_url)
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
         for slug in entry.related:
@@ -527,19 +531,25 @@ def _after_answer(entry: Entry, lang: Lang) -> list[str]:
     return out
 
 
-def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str) -> list[str]:
-    """Links to report an error (a new GitHub issue, pre-filled) and to edit the source (the bank file
-    at the question's line); nothing without a repository."""
+def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_url: str = "") -> list[str]:
+    """Links to report an error (the repository's issue form, .github/ISSUE_TEMPLATE/report-error.yml,
+    filled through its field ids) and to edit the source (the bank file at the question's line);
+    nothing without a repository."""
     if not repo_url:
         return []
     repo = repo_url.rstrip("/").removesuffix(".git")
     q = entry.text[lang]
     file = _source_file(bank, lang, entry)
-    title = f"[{entry.bank_id}/{entry.slug}] {q.text}"
-    body = t(
-        "question.report.body", lang, question=q.text, bank=bank.titles[lang], slug=entry.slug, file=file, line=q.line
-    )
-    issue = f"{repo}/issues/new?" + urlencode({"title": title, "body": body}, quote_via=quote)
+    path = ("" if lang == LANGS[0] else f"{lang}/") + f"{entry.bank_id}/{entry.slug}/"
+    fields = {
+        "template": REPORT_FORM,
+        "title": f"[{entry.bank_id}/{entry.slug}] {q.text}",
+        "question": q.text,
+        "page": (site_url.rstrip("/") + "/" if site_url else "/") + path,
+        "source": f"{file}:{q.line}",
+        "language": t("question.report.language", lang),
+    }
+    issue = f"{repo}/issues/new?" + urlencode(fields, quote_via=quote)
     edit = f"{repo}/blob/main/{quote(file)}#L{q.line}"
     label = escape(t("question.actions", lang))
     return [

@@ -302,8 +302,10 @@ def test_report_and_edit_links_on_the_built_site(repo_site: Path, model: Site) -
             query = parse_qs(url.query)
             q = entry.text[lang]
             assert query["title"] == [f"[ai-infra-3/{slug}] {q.text}"]
-            assert slug in query["body"][0] and f"banks/{file}" in query["body"][0]
             line = q.line
+            assert query["source"] == [f"banks/{file}:{line}"] and query["page"][0].endswith(
+                f"{prefix}ai-infra-3/{slug}/"
+            )
             assert html.unescape(edit.group(1)) == f"{REPO}/blob/main/banks/{file}#L{line}"
             assert source[line - 1] == f"Q: {q.text}"  # the link lands on the question's own line
 
