@@ -204,12 +204,12 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     banks = generated.sources.banks if generated.sources is not None else ()
     folders = {Path(b.path).parent for pair in banks for b in pair if b is not None}
     # every input a note depends on: bank texts, translations, taxonomy (tags), glossary
-    # (not slugs.lock: the build itself rewrites it, so its time is the build's clock)
+    # (not the locks: the build itself rewrites them, so their time is the build's clock)
     paths = [
         p
         for folder in folders
         for p in folder.iterdir()
-        if p.is_file() and not p.name.startswith(".") and p.name != "slugs.lock"
+        if p.is_file() and not p.name.startswith(".") and p.name not in ("slugs.lock", "translations.lock")
     ]
     return write_decks(generated.site, site_dir, config.site_url or "", source_date(paths))
 

@@ -378,7 +378,7 @@ def v2_banks(banks: Path) -> None:
         (
             "ai-infra-3.en.txt",
             "AI Infra interview questions (revised)",
-            "Q: Added: what is MFU?\nModel FLOPs utilisation.\n",
+            "Q: Added: what is MFU?\n@mfu\nModel FLOPs utilisation.\n",  # @slug: which question it translates
         ),
     ):
         lines = (banks / name).read_text(encoding="utf-8").split("\n")
