@@ -232,3 +232,39 @@ def test_new_untranslated_questions_get_slugs_from_their_terms(tmp_path: Path, q
     generate(banks, tmp_path / "docs")
     after = (banks / "slugs.lock").read_text(encoding="utf-8").splitlines()
     assert [line for line in after if line not in before] == [f"{BANK}/{slug}\tlive\t{question}"]
+
+
+def test_a_partly_translated_bank_builds_and_passes_the_site_check(tmp_path: Path) -> None:
+    """Built for real (both languages, strict off: untranslated questions are not warnings): every
+    English page holds its own question's lines (English or, untranslated, Chinese), checked by verify.py;
+    a line dropped from a translated English page is named at its line of the English file."""
+    from studysite.verify import check_built_site
+    from tests.sitekit import build_site
+
+    banks = copy_banks(tmp_path / "banks", translations=False)
+    script = [*_SCRIPT, "--banks", str(banks)]
+    assert subprocess.run([*script, "template", BANK], capture_output=True).returncode == 0
+    target = banks / f"{BANK}.en.txt"
+    lines = target.read_text(encoding="utf-8").split("\n")
+    start = lines.index("@two-batch-overlap") - 1
+    lines[start : lines.index("", start)] = [
+        "Q: What is two-batch overlap? When does it hurt?",
+        "@two-batch-overlap",
+        "It overlaps one batch's compute with another batch's communication.",
+        "It hurts when:",
+        "- one batch already fills the GPU.",
+        "- communication is tiny.",
+        "- memory is tight.",
+        "- compute and communication share bandwidth.",
+    ]
+    target.write_text("\n".join(lines), encoding="utf-8")
+    site_dir = build_site(banks, tmp_path / "work", strict=False)
+    problems = Problems()
+    sources = load_sources(banks, problems)
+    site, _ = build_site_model(sources)
+    assert check_built_site(sources.banks, site, site_dir) == []
+    page = site_dir / "en" / BANK / "two-batch-overlap" / "index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("communication is tiny.", ""), encoding="utf-8")
+    found = check_built_site(sources.banks, site, site_dir)
+    line = target.read_text(encoding="utf-8").split("\n").index("- communication is tiny.") + 1
+    assert [(Path(p.path).name, p.line) for p in found] == [(f"{BANK}.en.txt", line)]
