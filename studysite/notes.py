@@ -174,7 +174,8 @@ def note_html(note: EditorNote, lang: Lang, *, quiz: bool = True, heading: str =
         out.append('<ul class="qa-note__refs">')
         out.extend(
             f'<li><a href="{escape(r.url)}" rel="noopener">{escape(r.title)}</a>'
-            f' <span class="qa-note__url">{escape(_host(r.url))}</span></li>'
+            # on screen the host says where a link goes; on paper and cards the whole address is needed
+            f' <span class="qa-note__url">{escape(_host(r.url) if quiz else r.url)}</span></li>'
             for r in note.references
         )
         out.append("</ul>")

@@ -232,6 +232,7 @@ def test_new_untranslated_questions_get_slugs_from_their_terms(tmp_path: Path, q
     generate(banks, tmp_path / "docs")
     after = (banks / "slugs.lock").read_text(encoding="utf-8").splitlines()
     assert [line for line in after if line not in before] == [f"{BANK}/{slug}\tlive\t{question}"]
+    assert [line for line in before if line not in after] == []  # every published slug stays as it was
 
 
 def test_a_partly_translated_bank_builds_and_passes_the_site_check(tmp_path: Path) -> None:
