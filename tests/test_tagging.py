@@ -21,12 +21,21 @@ MIN_RECALL = 0.85
 The margin lets one keyword move without failing; a taxonomy that loses a topic falls below it."""
 
 
-def measure(taxonomy: Path) -> tuple[float, float, list[str]]:
+HELD_OUT_MIN_PRECISION = 0.8
+HELD_OUT_MIN_RECALL = 0.6
+"""held-out.txt was written after the taxonomy was tuned on ai-infra-new.txt and the taxonomy was not
+changed afterwards: measured 0.88 / 0.65 (15 right, 2 extra, 8 missed; the seed-only taxonomy: 0.83 /
+0.43). Only 23 reader tags, so one tag moves recall by 4 points: the bound sits one to two tags below."""
+
+
+def measure(
+    taxonomy: Path, bank_file: str = "ai-infra-new.txt", gold_file: str = "gold.yml"
+) -> tuple[float, float, list[str]]:
     problems = Problems()
     tags = load_taxonomy(taxonomy, problems)
-    bank = parse_bank(FIXTURES / "ai-infra-new.txt", "new", "zh", problems)
+    bank = parse_bank(FIXTURES / bank_file, "new", "zh", problems)
     assert bank is not None and not problems.errors, problems.errors
-    gold = yaml.safe_load((FIXTURES / "gold.yml").read_text(encoding="utf-8"))
+    gold = yaml.safe_load((FIXTURES / gold_file).read_text(encoding="utf-8"))
     assert [g["q"] for g in gold] == [q.text for q in bank.questions]
     right = extra = missed = 0
     misses = []
@@ -43,6 +52,12 @@ def test_tags_of_a_new_bank_have_high_precision_and_recall() -> None:
     precision, recall, misses = measure(ROOT / "banks" / "taxonomy.yml")
     print(f"tags on the new bank: precision {precision:.2f}, recall {recall:.2f}", *misses, sep="\n  ")
     assert precision >= MIN_PRECISION and recall >= MIN_RECALL, misses
+
+
+def test_tags_of_held_out_questions_written_after_the_tuning() -> None:
+    precision, recall, misses = measure(ROOT / "banks" / "taxonomy.yml", "held-out.txt", "held-out.gold.yml")
+    print(f"tags on the held-out questions: precision {precision:.2f}, recall {recall:.2f}", *misses, sep="\n  ")
+    assert precision >= HELD_OUT_MIN_PRECISION and recall >= HELD_OUT_MIN_RECALL, misses
 
 
 def test_a_question_no_tag_fits_warns_with_its_line_and_fails_under_strict(tmp_path: Path) -> None:
