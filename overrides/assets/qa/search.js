@@ -171,15 +171,7 @@
       })
       .then(function (found) {
         if (!found || mine !== generation) return; // superseded by a later keystroke
-        if (found.results.length || again) return show(mine, q, found.results, found.checked);
-        // Nothing: perhaps a new deploy replaced the index this page loaded (its chunks now 404,
-        // which Pagefind takes for "no such word"). Then the same query again, on the new index.
-        return stale().then(function (old) {
-          if (mine !== generation) return;
-          if (!old) return show(mine, q, found.results, found.checked);
-          reset();
-          query(true);
-        });
+        return show(mine, q, found.results, found.checked, again);
       })
       .then(function () {
         if (mine === generation) busy(false);
@@ -255,13 +247,26 @@
      Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
      A result is shown as soon as no text still on its way can move it, the first FIRST_PAINT
      together; the first screen no longer waits for all of the up to 20 texts these checks need. */
-  function show(mine, q, results, checked) {
+  function show(mine, q, results, checked, again) {
+    /* Nothing has the words as typed. Perhaps a new deploy replaced the index this page loaded (its
+       chunks now 404, which Pagefind takes for "no such word", and its fragments stay in memory):
+       then the same query again on the new index, once. Else the site's closest terms. */
+    function unfound() {
+      return (again ? Promise.resolve(false) : stale()).then(function (old) {
+        if (mine !== generation) return;
+        if (old) {
+          reset();
+          return query(true);
+        }
+        if (!list.querySelector(".md-search-result__link")) status(t.none.replace("#", q));
+        return closest(q).then(function (near) {
+          if (mine === generation && near.length) list.insertBefore(offers(near), list.firstChild);
+        });
+      });
+    }
     if (!results.length) {
       list.textContent = "";
-      status(t.none.replace("#", q));
-      return closest(q).then(function (near) {
-        if (mine === generation && near.length) list.appendChild(offers(near));
-      });
+      return unfound();
     }
     var fetched = Math.min(results.length, Math.max(checked, BATCH));
     var head = Math.min(FIRST_PAINT, fetched);
@@ -295,7 +300,7 @@
       pages.forEach(function (page) {
         if (page) n += entries(page, q) - 1;
       });
-      status(count(n));
+      status(n ? count(n) : t.none.replace("#", q));
       for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], q));
     }
 
@@ -325,13 +330,11 @@
           })
           .concat(results.slice(fetched))
           .slice(shown);
-        // Found, but not as typed (a typo, say: Pagefind matched its pieces): offer the close terms too.
-        if (pages.some(function (page) {
+        // Found, but not as typed (a typo, say: Pagefind matched its pieces): the close terms too.
+        var typed = pages.some(function (page) {
           return page && hasWords(page, q);
-        })) return;
-        return closest(q).then(function (near) {
-          if (mine === generation && near.length) list.insertBefore(offers(near), list.firstChild);
         });
+        if (!typed) return unfound();
       });
     var done = step.finally(function () {
       if (rendering === done) rendering = null;
