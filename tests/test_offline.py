@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from studysite import offline
+from tests.qualitykit import AXE
 from tests.sitekit import ARTIFACTS, build_site, copy_banks
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
@@ -203,6 +204,40 @@ def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple
         assert reader.locator(".qa-update").count() == 0
         elsewhere.goto(server.url + changed)
         assert NEW_LINE in elsewhere.inner_text("article")
+    ctx.close()
+
+
+def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[Path, str], browser: object) -> None:
+    """For a person to look at: the prompt on a question page in both languages, phone and desktop,
+    light and dark (tests/artifacts/update-*.png); it stays within the window."""
+    second, changed = second_build
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    pages = {}
+    with _Server(seed_site) as server:
+        first = ctx.new_page()
+        first.goto(server.url)
+        _wait_until_controlled(first)
+        for lang, prefix in (("zh", ""), ("en", "en/")):
+            for name, (width, height) in (("phone", (390, 844)), ("desktop", (1280, 800))):
+                for scheme in ("light", "dark"):
+                    page = ctx.new_page()
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+                    page.goto(server.url + prefix + Q_OTHER)
+                    pages[f"{lang}-{name}-{scheme}"] = (page, width)
+        server.directory = second
+        first.goto(server.url + changed)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for key, (page, width) in pages.items():
+            page.locator(".qa-update").wait_for(timeout=WAIT_MS)
+            box = page.locator(".qa-update").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (key, box)
+            page.screenshot(path=str(ARTIFACTS / f"update-{key}.png"))
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate(
+                "async () => (await axe.run({include: [['.qa-update']]}, {resultTypes: ['violations']})).violations"
+            )
+            assert [v["id"] for v in found] == [], (key, found)
     ctx.close()
 
 
@@ -479,7 +514,7 @@ def _search(page: object, query: str) -> list[str]:
     )
     page.wait_for_function(  # type: ignore[attr-defined]
         """(q) => document.querySelector(".md-search__input").value === q
-            && document.querySelector(".md-search-result__list").getAttribute("aria-busy") === "false" """,
+            && document.querySelector(".md-search-result").getAttribute("aria-busy") === "false" """,
         arg=query,
         timeout=WAIT_MS,
     )

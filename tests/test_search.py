@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.qualitykit import serve_pages
+from tests.qualitykit import AXE, serve_pages
 from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks, serve
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
@@ -301,7 +301,7 @@ _TYPE = """(query) => {
   input.dispatchEvent(new KeyboardEvent("keyup", {bubbles: true, key: query.slice(-1)}));
 }"""
 _SETTLED = """(query) => document.querySelector(".md-search__input").value === query
-  && document.querySelector(".md-search-result__list").getAttribute("aria-busy") === "false" """
+  && document.querySelector(".md-search-result").getAttribute("aria-busy") === "false" """
 # Every entry of the list: its link, the text of its title and of its excerpt, and what is marked in each.
 _ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].map((li) => ({
   href: li.querySelector("a") ? li.querySelector("a").getAttribute("href") : null,
@@ -310,6 +310,15 @@ _ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].ma
   marks: [...li.querySelectorAll("mark")].map((m) => m.textContent),
   offers: [...li.querySelectorAll("button.qa-search-term")].map((b) => b.textContent),
 }))"""
+
+
+def _axe(page: Any, selector: str) -> list[str]:
+    """axe-core's violations within `selector`: id and the elements."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async (s) => (await axe.run({include: [[s]]}, {resultTypes: ['violations']})).violations", selector
+    )
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
 
 
 def _search(page: Any, query: str) -> list[dict[str, Any]]:
@@ -408,6 +417,7 @@ def test_a_typo_is_offered_the_closest_terms(
     entries = _search(page, typo)
     offers = [o for e in entries for o in e["offers"]]
     assert meant in offers, entries
+    assert _axe(page, ".md-search") == []
     assert [u for u in requests if u == seed_url + PREFIX[lang] + "search-terms.json"]
     page.click(f'button.qa-search-term:text-is("{meant}")')
     page.wait_for_function(_SETTLED, arg=meant)
@@ -423,6 +433,12 @@ def test_nothing_found_says_so(seed_url: str, new_page: NewPage, lang: str, none
     assert page.inner_text(".md-search-result__meta") == none
 
 
+SHOT_QUERIES = {
+    "zh": [("glossary", "模型算力利用率"), ("typo", "模型算利用率")],
+    "en": [("glossary", "Model FLOPs Utilization"), ("typo", "allredcue")],
+}
+_OVERFLOW = """() => [...document.querySelectorAll('.md-search-result__item *')]
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length"""
 SHOTS = [(lang, scheme, width) for lang in ("zh", "en") for scheme in ("light", "dark") for width in (1280, 390)]
 
 
@@ -444,12 +460,13 @@ def test_screenshot_of_open_search(seed_url: str, new_page: NewPage, lang: str, 
     assert scheme_attr == ("slate" if scheme == "dark" else "default")
     box = page.locator(".md-search__inner").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
-    overflow = page.evaluate(
-        """() => [...document.querySelectorAll('.md-search-result__item *')]
-             .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length"""
-    )
-    assert overflow == 0
+    assert page.evaluate(_OVERFLOW) == 0
     if width < 600:  # full screen, as Material's
         assert box["width"] >= width - 1 and box["height"] >= 800
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"search-{lang}-{scheme}-{width}.png"))
+    for name, query in SHOT_QUERIES[lang]:  # a glossary term; a typo with the closest terms offered
+        page.evaluate(_TYPE, query)
+        page.wait_for_function(_SETTLED, arg=query)
+        assert page.evaluate(_OVERFLOW) == 0
+        page.screenshot(path=str(ARTIFACTS / f"search-{name}-{lang}-{scheme}-{width}.png"))

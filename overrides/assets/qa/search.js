@@ -9,6 +9,7 @@
   var input = box.querySelector(".md-search__input");
   var meta = box.querySelector(".md-search-result__meta");
   var list = box.querySelector(".md-search-result__list");
+  var resultBox = box.querySelector(".md-search-result");
   var scroller = box.querySelector(".md-search__scrollwrap");
 
   var STRINGS = {
@@ -189,9 +190,10 @@
       });
   }
 
-  /* The list is being filled (aria-busy): assistive technology waits, and so can a test. */
+  /* The results are being filled in (aria-busy, on the list's container: the list itself is
+     role=presentation): assistive technology waits, and so can a test. */
   function busy(on) {
-    list.setAttribute("aria-busy", on ? "true" : "false");
+    resultBox.setAttribute("aria-busy", on ? "true" : "false");
   }
 
   /* pagefind-entry.json as the server has it now (it names the index's chunk hashes). */
