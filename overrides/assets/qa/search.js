@@ -76,9 +76,12 @@
      loading), later ones for under 50 ms. */
   function load() {
     if (!engine) {
-      var version = indexVersion().then(function (v) {
-        loadedVersion = v;
-      });
+      var version = indexVersion().then(
+        function (v) {
+          loadedVersion = v;
+        },
+        function () {} // unknown: stale() then says no, and search works as before
+      );
       engine = Promise.all([import(bundle.href + "pagefind.js"), version])
         .then(function (both) {
           var pagefind = both[0];
