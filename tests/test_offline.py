@@ -148,6 +148,8 @@ def test_a_new_build_replaces_the_old_cache(seed_site: Path, browser: object, tm
 
 NEW_LINE = "离线副本测试：这一句只在第二次构建里。"
 NEW_WORD = "离线副本测试"
+OLD_WORD = "估算公式"
+"""In the changed page's answer, just before NEW_LINE, in both builds."""
 
 
 @pytest.fixture(scope="module")
@@ -248,13 +250,18 @@ def test_a_page_without_the_worker_searches_the_new_build(
     which Pagefind takes for "no such word"); the page notices the new index and asks again."""
     second, changed = second_build
     ctx = browser.new_context(service_workers="block")  # type: ignore[attr-defined]
-    page = ctx.new_page()
     with _Server(seed_site) as server:
-        page.goto(server.url + Q_OTHER)
-        assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        pages = [ctx.new_page(), ctx.new_page()]
+        for page in pages:
+            page.goto(server.url + Q_OTHER)
+            assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
         server.directory = second
-        assert server.url + changed in _search(page, NEW_WORD)
-        assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        # A word of the changed page that the loaded index has: its old text is gone (404).
+        assert server.url + changed in _search(pages[0], OLD_WORD)
+        assert NEW_WORD in pages[0].inner_text(".md-search-result__list")
+        # A word only the new build has.
+        assert server.url + changed in _search(pages[1], NEW_WORD)
+        assert server.url + Q_SEARCHED in _search(pages[1], SEARCH_TERM)
     ctx.close()
 
 
