@@ -1,6 +1,9 @@
 /* Search: Pagefind behind Material's header search box (overrides/partials/search.html), with
    Material's look and keys. Nothing of the index loads with the page: pagefind.js is imported the
-   first time the reader opens the box, and it picks this page's language index from <html lang>. */
+   first time the reader opens the box, and it picks this page's language index from <html lang>.
+   Results are question pages and glossary terms (one entry per term, leading to its anchor); they
+   show the text exactly and mark the words as typed (marksFor()); a query found nowhere as typed
+   offers the site's closest terms (closest()); an index that a deploy replaced is reloaded (stale()). */
 (function () {
   "use strict";
   var box = document.querySelector("[data-qa-search]");
