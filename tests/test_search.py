@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 import yaml
 
+from studysite.build import build_site_model, load_sources
+from studysite.errors import Problems
+from studysite.search_terms import search_terms
 from tests.qualitykit import AXE, serve_pages
-from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks, serve
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
 PREFIX = {"zh": "", "en": "en/"}
@@ -397,6 +400,23 @@ def test_glossary_terms_are_found(seed_url: str, new_page: NewPage, lang: str, q
         page.click(f'.md-search-result__link[href="{target}"]')
     assert page.url == seed_url + target.lstrip("/")
     assert page.locator("h2#mfu").is_visible()
+
+
+def test_search_terms_are_the_sites_names_each_once(seed_site: Path) -> None:
+    """The closest-term list: glossary names split at their bracketed abbreviation, spellings and tag
+    names, each once in any case, in file order; the file is each language's, small."""
+    problems = Problems()
+    site = build_site_model(load_sources(SEED, problems))[0]
+    zh, en = search_terms(site, "zh"), search_terms(site, "en")
+    assert zh[:3] == ["模型算力利用率", "MFU", "数据并行"]
+    assert "模型算力利用率（MFU）" not in zh and "通信" in zh  # a tag name
+    assert en[:3] == ["Model FLOPs Utilization", "MFU", "Data Parallelism"]
+    for terms in (zh, en):
+        assert len({t.casefold() for t in terms}) == len(terms)
+    for lang, prefix in PREFIX.items():
+        written = json.loads((seed_site / prefix / "search-terms.json").read_text(encoding="utf-8"))
+        assert written == {"terms": search_terms(site, lang)}  # type: ignore[arg-type]
+        assert (seed_site / prefix / "search-terms.json").stat().st_size < 8000
 
 
 @pytest.mark.parametrize(
