@@ -182,6 +182,10 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
     wait_pagefind(pagefind)
     step("search index written (Pagefind)")
     write_sitemap(site_dir, config)
+    if generated is not None:
+        from .search_terms import write_search_terms
+
+        write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
     step("sitemap written; offline files next")
     # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
     from .offline import finish_offline
@@ -235,7 +239,10 @@ def start_pagefind(site_dir: Path) -> subprocess.Popen[str] | None:
         # Of a question page (data-pagefind-body, overrides/main.html) only the title and the answer
         # (Pagefind skips <nav>, so the tags too): related questions, bank link and pager would
         # otherwise match other questions' words.
-        + ["--exclude-selectors", ".qa-search-body > :not(h1):not(.qa-answer)"],
+        + ["--exclude-selectors", ".qa-search-body > :not(h1):not(.qa-answer)"]
+        # Of the glossary, each term's heading (a result leads to its anchor), names and definitions;
+        # not the page's own title and intro, nor the questions that use a term.
+        + ["--exclude-selectors", ".qa-search-glossary > :not(h2):not(.qa-term)"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from studysite import offline
+from tests.qualitykit import AXE
 from tests.sitekit import ARTIFACTS, build_site, copy_banks
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
@@ -142,6 +143,125 @@ def test_a_new_build_replaces_the_old_cache(seed_site: Path, browser: object, tm
     ctx.set_offline(True)
     page.goto(server.url + changed)
     assert new_line in page.inner_text("article")
+    ctx.close()
+
+
+NEW_LINE = "离线副本测试：这一句只在第二次构建里。"
+NEW_WORD = "离线副本测试"
+OLD_WORD = "估算公式"
+"""In the changed page's answer, just before NEW_LINE, in both builds."""
+
+
+@pytest.fixture(scope="module")
+def second_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The seed with NEW_LINE added to the first answer, built: (site, path of the changed page)."""
+    work = tmp_path_factory.mktemp("second-build")
+    banks = copy_banks(work / "banks")
+    bank = banks / "ai-infra-3.txt"
+    text = bank.read_text(encoding="utf-8")
+    answer = re.search(r"^Q: .*\n(.*)\n", text, re.MULTILINE)  # the first answer's first line
+    assert answer is not None
+    bank.write_text(text[: answer.end(1)] + NEW_LINE + text[answer.end(1) :], encoding="utf-8")
+    site = build_site(banks, work)
+    return site, _page_with(site, NEW_LINE)
+
+
+def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple[Path, str], browser: object) -> None:
+    """Issue 13.10: pages open across a deploy offer "new version: reload" (in their language, as a
+    status, dismissable) once the new worker has the new build; they keep searching (the new index);
+    the reload and the next navigation show the new text."""
+    second, changed = second_build
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    reader = ctx.new_page()
+    with _Server(seed_site) as server:
+        reader.goto(server.url + changed)
+        _wait_until_controlled(reader)
+        english = ctx.new_page()
+        english.goto(server.url + "en/" + Q_OTHER)
+        assert server.url + Q_SEARCHED in _search(reader, SEARCH_TERM)  # the first build's index is loaded
+        assert NEW_LINE not in reader.inner_text("article")
+
+        server.directory = second  # the deploy
+        elsewhere = ctx.new_page()
+        elsewhere.goto(server.url)  # any navigation: the browser looks for a new sw.js
+        prompt = reader.locator(".qa-update")
+        prompt.wait_for(timeout=WAIT_MS)
+        assert prompt.get_attribute("role") == "status"
+        assert prompt.locator("span").inner_text() == "本站有新版本。"
+        assert reader.locator(".qa-update__reload").inner_text() == "重新加载"
+        assert reader.locator(".qa-update__dismiss").get_attribute("aria-label") == "关闭提示"
+        english.locator(".qa-update").wait_for(timeout=WAIT_MS)
+        assert english.locator(".qa-update span").inner_text() == "A new version of this site is available."
+        assert english.locator(".qa-update__reload").inner_text() == "Reload"
+        english.click(".qa-update__dismiss")
+        assert english.locator(".qa-update").count() == 0
+
+        # The open page searches the new build: its new words, with its text.
+        assert server.url + changed in _search(reader, NEW_WORD)
+        assert NEW_WORD in reader.inner_text(".md-search-result__list")
+        reader.keyboard.press("Escape")
+        with reader.expect_navigation():
+            reader.click(".qa-update__reload")
+        assert NEW_LINE in reader.inner_text("article")
+        assert reader.locator(".qa-update").count() == 0
+        elsewhere.goto(server.url + changed)
+        assert NEW_LINE in elsewhere.inner_text("article")
+    ctx.close()
+
+
+def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[Path, str], browser: object) -> None:
+    """For a person to look at: the prompt on a question page in both languages, phone and desktop,
+    light and dark (tests/artifacts/update-*.png); it stays within the window."""
+    second, changed = second_build
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    pages = {}
+    with _Server(seed_site) as server:
+        first = ctx.new_page()
+        first.goto(server.url)
+        _wait_until_controlled(first)
+        for lang, prefix in (("zh", ""), ("en", "en/")):
+            for name, (width, height) in (("phone", (390, 844)), ("desktop", (1280, 800))):
+                for scheme in ("light", "dark"):
+                    page = ctx.new_page()
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+                    page.goto(server.url + prefix + Q_OTHER)
+                    pages[f"{lang}-{name}-{scheme}"] = (page, width)
+        server.directory = second
+        first.goto(server.url + changed)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for key, (page, width) in pages.items():
+            page.locator(".qa-update").wait_for(timeout=WAIT_MS)
+            box = page.locator(".qa-update").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (key, box)
+            page.screenshot(path=str(ARTIFACTS / f"update-{key}.png"))
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate(
+                "async () => (await axe.run({include: [['.qa-update']]}, {resultTypes: ['violations']})).violations"
+            )
+            assert [v["id"] for v in found] == [], (key, found)
+    ctx.close()
+
+
+def test_a_page_without_the_worker_searches_the_new_build(
+    seed_site: Path, second_build: tuple[Path, str], browser: object
+) -> None:
+    """Issue 13.10, without a service worker: the index loaded before a deploy is gone (its chunks 404,
+    which Pagefind takes for "no such word"); the page notices the new index and asks again."""
+    second, changed = second_build
+    ctx = browser.new_context(service_workers="block")  # type: ignore[attr-defined]
+    with _Server(seed_site) as server:
+        pages = [ctx.new_page(), ctx.new_page()]
+        for page in pages:
+            page.goto(server.url + Q_OTHER)
+            assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        server.directory = second
+        # A word of the changed page that the loaded index has: its old text is gone (404).
+        assert server.url + changed in _search(pages[0], OLD_WORD)
+        assert NEW_WORD in pages[0].inner_text(".md-search-result__list")
+        # A word only the new build has.
+        assert server.url + changed in _search(pages[1], NEW_WORD)
+        assert server.url + Q_SEARCHED in _search(pages[1], SEARCH_TERM)
     ctx.close()
 
 
@@ -385,6 +505,27 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+def _search(page: object, query: str) -> list[str]:
+    """Type `query` into the search box as an input method commits it; the results' absolute URLs."""
+    page.evaluate(  # type: ignore[attr-defined]
+        """(q) => {
+            const input = document.querySelector(".md-search__input");
+            input.focus();
+            input.value = q;
+            input.dispatchEvent(new Event("input", {bubbles: true}));
+            input.dispatchEvent(new KeyboardEvent("keyup", {bubbles: true, key: q.slice(-1)}));
+        }""",
+        query,
+    )
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """(q) => document.querySelector(".md-search__input").value === q
+            && document.querySelector(".md-search-result").getAttribute("aria-busy") === "false" """,
+        arg=query,
+        timeout=WAIT_MS,
+    )
+    return page.evaluate("() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.href)")  # type: ignore[attr-defined,no-any-return]
 
 
 def _wait_until_controlled(page: object) -> None:

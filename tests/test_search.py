@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.qualitykit import serve_pages
-from tests.sitekit import ARTIFACTS, ROOT
+from studysite.build import build_site_model, load_sources
+from studysite.errors import Problems
+from studysite.search_terms import search_terms
+from tests.qualitykit import AXE, serve_pages
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
 PREFIX = {"zh": "", "en": "en/"}
@@ -30,7 +33,7 @@ ATTEMPTS = 3
 QUESTION = "ai-infra-3/two-batch-overlap/"
 NewPage = Callable[..., Any]
 """new_page(width=1280, scheme="light"): a page in a fresh browser context."""
-SEARCH_FILES = re.compile(r"/pagefind/|search_index\.json|/workers/search\.")
+SEARCH_FILES = re.compile(r"/pagefind/|search_index\.json|/workers/search\.|search-terms\.json")
 
 # Types the query the way an IME commits it (value set, then input and keyup: fill() fires no keyup
 # for Chinese) into a box that was never opened, so the time includes loading Pagefind and the index.
@@ -148,6 +151,9 @@ def test_search_data_loads_only_when_the_reader_searches(seed_url: str, new_page
     assert any(url.endswith("/pagefind/pagefind.js") for url in fetched), fetched
     assert any(".pf_index" in url for url in fetched) and any(".pf_fragment" in url for url in fetched), fetched
     assert not [url for url in requests if "search_index.json" in url or "/workers/search." in url]
+    assert not [url for url in requests if "search-terms.json" in url], (
+        "the closest terms load only when nothing is found"
+    )
 
 
 @pytest.mark.parametrize("key", ["/", "s", "f"])
@@ -186,7 +192,7 @@ def test_an_input_method_searches_what_it_commits(seed_url: str, new_page: NewPa
     assert page.inner_text(".md-search-result__meta") == "键入以开始搜索"
     ime.send("Input.insertText", {"text": "通信"})
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
-    assert re.fullmatch(r"找到 \d+ 道相关题目", page.inner_text(".md-search-result__meta"))
+    assert re.fullmatch(r"找到 \d+ 条结果", page.inner_text(".md-search-result__meta"))
 
 
 def test_arrows_walk_the_results_and_enter_opens_one(seed_url: str, new_page: NewPage) -> None:
@@ -211,8 +217,8 @@ def test_arrows_walk_the_results_and_enter_opens_one(seed_url: str, new_page: Ne
 
 def test_status_line_speaks_the_page_language(seed_url: str, new_page: NewPage) -> None:
     expected = {
-        "zh": ("键入以开始搜索", "没有找到相关的题目", re.compile(r"找到 \d+ 道相关题目")),
-        "en": ("Type to start searching", "No matching questions", re.compile(r"\d+ matching questions?")),
+        "zh": ("键入以开始搜索", "没有找到与“zzqxv”相关的内容", re.compile(r"找到 \d+ 条结果")),
+        "en": ("Type to start searching", "Nothing found for “zzqxv”", re.compile(r"\d+ results?")),
     }
     for lang, (idle, none, some) in expected.items():
         page = new_page()
@@ -255,9 +261,13 @@ def test_result_text_is_shown_literally(seed_url: str, new_page: NewPage) -> Non
         body = route.fetch().body()
         raw = body if body.startswith(b"pagefind_dcd") else gzip.decompress(body)
         fragment = json.loads(raw[len(b"pagefind_dcd") :])
+        answers = [a["location"] for a in fragment["anchors"] if a["id"] == "qa-answer"]
+        if not answers:  # the glossary
+            route.fulfill(body=raw)
+            return
         fragment["meta"]["title"] = hostile + fragment["meta"]["title"]
         words = fragment["content"].split("\u200b")
-        answer = next(a["location"] for a in fragment["anchors"] if a["id"] == "qa-answer")
+        answer = answers[0]
         words[answer] = hostile + words[answer]  # same word count: match locations stay right
         fragment["content"] = "\u200b".join(words)
         route.fulfill(body=b"pagefind_dcd" + json.dumps(fragment, ensure_ascii=False).encode())
@@ -276,6 +286,179 @@ def test_result_text_is_shown_literally(seed_url: str, new_page: NewPage) -> Non
     assert page.evaluate("() => window.__pwned") is None
 
 
+# --- what the results show ---------------------------------------------------------------------------
+
+LITERAL = {
+    "zh": "实体原文：&amp; &lt;b&gt; 与 <i>斜</i> 和 a & b。",
+    "en": "Literal text: &amp; &lt;b&gt; and <i>it</i> and a & b.",
+}
+"""Answer text that looks like entities and markup, added to the first answer of each language."""
+LITERAL_QUERY = {"zh": "实体原文", "en": "Literal"}
+
+# Types a query as an IME commits it (value, then input and keyup), as _SEARCH_TIMED does.
+_TYPE = """(query) => {
+  const input = document.querySelector(".md-search__input");
+  input.focus();
+  input.value = query;
+  input.dispatchEvent(new Event("input", {bubbles: true}));
+  input.dispatchEvent(new KeyboardEvent("keyup", {bubbles: true, key: query.slice(-1)}));
+}"""
+_SETTLED = """(query) => document.querySelector(".md-search__input").value === query
+  && document.querySelector(".md-search-result").getAttribute("aria-busy") === "false" """
+# Every entry of the list: its link, the text of its title and of its excerpt, and what is marked in each.
+_ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].map((li) => ({
+  href: li.querySelector("a") ? li.querySelector("a").getAttribute("href") : null,
+  title: li.querySelector("h1") ? li.querySelector("h1").textContent : "",
+  text: li.querySelector("p") ? li.querySelector("p").textContent : li.textContent,
+  marks: [...li.querySelectorAll("mark")].map((m) => m.textContent),
+  offers: [...li.querySelectorAll("button.qa-search-term")].map((b) => b.textContent),
+}))"""
+
+
+def _axe(page: Any, selector: str) -> list[str]:
+    """axe-core's violations within `selector`: id and the elements."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async (s) => (await axe.run({include: [[s]]}, {resultTypes: ['violations']})).violations", selector
+    )
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
+
+
+def _search(page: Any, query: str) -> list[dict[str, Any]]:
+    """Type `query` into the search box and wait until the list is filled (aria-busy false)."""
+    page.evaluate(_TYPE, query)
+    page.wait_for_function(_SETTLED, arg=query)
+    return page.evaluate(_ENTRIES)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def literal_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The seed with LITERAL at the end of the first answer in both languages, built and served."""
+    work = tmp_path_factory.mktemp("literal-site")
+    banks = copy_banks(work / "banks")
+    for name, lang in (("ai-infra-3.txt", "zh"), ("ai-infra-3.en.txt", "en")):
+        bank = banks / name
+        lines = bank.read_text(encoding="utf-8").split("\n")
+        first = next(i for i, line in enumerate(lines) if line.startswith("Q: "))
+        lines[first + 2] += (" " if lang == "en" else "") + LITERAL[lang]  # the answer's last line
+        bank.write_text("\n".join(lines), encoding="utf-8")
+    with serve(build_site(banks, work)) as url:
+        yield url
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_excerpts_show_the_text_exactly(literal_url: str, new_page: NewPage, lang: str) -> None:
+    """Issue 13.9: `&amp; &lt;b&gt;` in an answer shows as exactly that (not `&amp; <b>`), `<i>` as text,
+    and the typed word is still marked."""
+    page = new_page()
+    page.goto(literal_url + PREFIX[lang])
+    entries = _search(page, LITERAL_QUERY[lang])
+    hits = [e for e in entries if LITERAL_QUERY[lang] in e["text"]]
+    assert hits, entries
+    assert LITERAL[lang].split(" a & b")[0].split(" 和")[0] in hits[0]["text"], hits[0]["text"]
+    assert LITERAL_QUERY[lang] in hits[0]["marks"]
+    assert page.evaluate("() => document.querySelectorAll('.md-search-result b, .md-search-result i').length") == 0
+
+
+HIGHLIGHTS = [
+    ("负优化", "ai-infra-3/two-batch-overlap/"),
+    ("显存", None),
+    ("显存 流水线并行", None),
+]
+
+
+@pytest.mark.parametrize(("query", "question"), HIGHLIGHTS, ids=[q for q, _ in HIGHLIGHTS])
+def test_highlights_mark_the_words_as_typed(seed_url: str, new_page: NewPage, query: str, question: str | None) -> None:
+    """Issue 19.3: titles and excerpts mark the typed words whole (负优化, not 优, 化 or 负载; 显存, not the
+    存 of 访存; 流水线并行 in one piece), and nothing else."""
+    page = new_page()
+    page.goto(seed_url)
+    entries = _search(page, query)
+    typed = query.split()
+    marked = [m for e in entries for m in e["marks"]]
+    assert marked, entries
+    assert set(marked) <= set(typed), f"{query!r} marked {sorted(set(marked) - set(typed))}"
+    for word in typed:
+        assert word in marked, f"{word!r} never marked whole: {marked}"
+    if question:
+        (entry,) = [e for e in entries if e["href"] == "/" + question]
+        assert entry["marks"] and set(entry["marks"]) == {query}, entry
+
+
+@pytest.mark.parametrize(("lang", "query"), [("zh", "模型算力利用率"), ("en", "Model FLOPs Utilization")])
+def test_glossary_terms_are_found(seed_url: str, new_page: NewPage, lang: str, query: str) -> None:
+    """Issue 19.3: a glossary term is a result of its own, and leads to its anchor on the glossary page."""
+    page = new_page()
+    page.goto(seed_url + PREFIX[lang])
+    entries = _search(page, query)
+    target = f"/{PREFIX[lang]}glossary/#mfu"
+    (term,) = [e for e in entries if e["href"] == target]
+    assert term["title"].endswith("（MFU）" if lang == "zh" else "(MFU)"), term
+    assert query.split()[0] in term["marks"], term
+    assert [e for e in entries if e["href"] and "/glossary/" not in e["href"]], "the question that uses it too"
+    with page.expect_navigation():
+        page.click(f'.md-search-result__link[href="{target}"]')
+    assert page.url == seed_url + target.lstrip("/")
+    assert page.locator("h2#mfu").is_visible()
+
+
+def test_search_terms_are_the_sites_names_each_once(seed_site: Path) -> None:
+    """The closest-term list: glossary names split at their bracketed abbreviation, spellings and tag
+    names, each once in any case, in file order; the file is each language's, small."""
+    problems = Problems()
+    site = build_site_model(load_sources(SEED, problems))[0]
+    zh, en = search_terms(site, "zh"), search_terms(site, "en")
+    assert zh[:3] == ["模型算力利用率", "MFU", "数据并行"]
+    assert "模型算力利用率（MFU）" not in zh and "通信" in zh  # a tag name
+    assert en[:3] == ["Model FLOPs Utilization", "MFU", "Data Parallelism"]
+    for terms in (zh, en):
+        assert len({t.casefold() for t in terms}) == len(terms)
+    for lang, prefix in PREFIX.items():
+        written = json.loads((seed_site / prefix / "search-terms.json").read_text(encoding="utf-8"))
+        assert written == {"terms": search_terms(site, lang)}  # type: ignore[arg-type]
+        assert (seed_site / prefix / "search-terms.json").stat().st_size < 8000
+
+
+@pytest.mark.parametrize(
+    ("lang", "typo", "meant"), [("zh", "模型算利用率", "模型算力利用率"), ("en", "allredcue", "AllReduce")]
+)
+def test_a_typo_is_offered_the_closest_terms(
+    seed_url: str, new_page: NewPage, lang: str, typo: str, meant: str
+) -> None:
+    """Issue 19.3: a query that the site does not have as typed offers the closest glossary and tag names
+    (loaded only then); choosing one searches it."""
+    page = new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(seed_url + PREFIX[lang])
+    entries = _search(page, "AllReduce")
+    assert not [e for e in entries if e["offers"]]
+    assert not [u for u in requests if u.endswith("search-terms.json")]
+    entries = _search(page, typo)
+    offers = [o for e in entries for o in e["offers"]]
+    assert meant in offers, entries
+    assert _axe(page, ".md-search") == []
+    assert [u for u in requests if u == seed_url + PREFIX[lang] + "search-terms.json"]
+    page.click(f'button.qa-search-term:text-is("{meant}")')
+    page.wait_for_function(_SETTLED, arg=meant)
+    assert not [e for e in page.evaluate(_ENTRIES) if e["offers"]]
+    assert meant in [m for e in page.evaluate(_ENTRIES) for m in e["marks"]]
+
+
+@pytest.mark.parametrize(("lang", "none"), [("zh", "没有找到与“zzqxv”相关的内容"), ("en", "Nothing found for “zzqxv”")])
+def test_nothing_found_says_so(seed_url: str, new_page: NewPage, lang: str, none: str) -> None:
+    page = new_page()
+    page.goto(seed_url + PREFIX[lang])
+    assert _search(page, "zzqxv") == []  # nothing close to it either
+    assert page.inner_text(".md-search-result__meta") == none
+
+
+SHOT_QUERIES = {
+    "zh": [("glossary", "模型算力利用率"), ("typo", "模型算利用率")],
+    "en": [("glossary", "Model FLOPs Utilization"), ("typo", "allredcue")],
+}
+_OVERFLOW = """() => [...document.querySelectorAll('.md-search-result__item *')]
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length"""
 SHOTS = [(lang, scheme, width) for lang in ("zh", "en") for scheme in ("light", "dark") for width in (1280, 390)]
 
 
@@ -297,12 +480,13 @@ def test_screenshot_of_open_search(seed_url: str, new_page: NewPage, lang: str, 
     assert scheme_attr == ("slate" if scheme == "dark" else "default")
     box = page.locator(".md-search__inner").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
-    overflow = page.evaluate(
-        """() => [...document.querySelectorAll('.md-search-result__item *')]
-             .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length"""
-    )
-    assert overflow == 0
+    assert page.evaluate(_OVERFLOW) == 0
     if width < 600:  # full screen, as Material's
         assert box["width"] >= width - 1 and box["height"] >= 800
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"search-{lang}-{scheme}-{width}.png"))
+    for name, query in SHOT_QUERIES[lang]:  # a glossary term; a typo with the closest terms offered
+        page.evaluate(_TYPE, query)
+        page.wait_for_function(_SETTLED, arg=query)
+        assert page.evaluate(_OVERFLOW) == 0
+        page.screenshot(path=str(ARTIFACTS / f"search-{name}-{lang}-{scheme}-{width}.png"))

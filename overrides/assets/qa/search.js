@@ -1,6 +1,9 @@
 /* Search: Pagefind behind Material's header search box (overrides/partials/search.html), with
    Material's look and keys. Nothing of the index loads with the page: pagefind.js is imported the
-   first time the reader opens the box, and it picks this page's language index from <html lang>. */
+   first time the reader opens the box, and it picks this page's language index from <html lang>.
+   Results are question pages and glossary terms (one entry per term, leading to its anchor); they
+   show the text exactly and mark the words as typed (marksFor()); a query found nowhere as typed
+   offers the site's closest terms (closest()); an index that a deploy replaced is reloaded (stale()). */
 (function () {
   "use strict";
   var box = document.querySelector("[data-qa-search]");
@@ -9,24 +12,29 @@
   var input = box.querySelector(".md-search__input");
   var meta = box.querySelector(".md-search-result__meta");
   var list = box.querySelector(".md-search-result__list");
+  var resultBox = box.querySelector(".md-search-result");
   var scroller = box.querySelector(".md-search__scrollwrap");
 
   var STRINGS = {
     zh: {
       placeholder: "键入以开始搜索",
       loading: "正在加载搜索索引…",
-      none: "没有找到相关的题目",
-      one: "找到 1 道相关题目",
-      other: "找到 # 道相关题目",
+      none: "没有找到与“#”相关的内容",
+      one: "找到 1 条结果",
+      other: "找到 # 条结果",
+      closest: "本站相近的术语：",
+      glossary: "术语表",
       error: "搜索加载失败，请检查网络后重试",
       file: "搜索需要通过 HTTP 访问本站，直接打开的文件不能搜索",
     },
     en: {
       placeholder: "Type to start searching",
       loading: "Loading the search index…",
-      none: "No matching questions",
-      one: "1 matching question",
-      other: "# matching questions",
+      none: "Nothing found for “#”",
+      one: "1 result",
+      other: "# results",
+      closest: "Close terms on this site:",
+      glossary: "Glossary",
       error: "Search could not load: check your connection and try again",
       file: "Search needs the site served over HTTP; it does not work in a file opened directly",
     },
@@ -44,6 +52,9 @@
   var FIRST_PAINT = 3; // results shown together first; the rest of the batch follows as it arrives
   var EXCERPT_WORDS = 32; // of the answer, under each result's title
   var LITERAL_CHECKS = 20; // phrase matches checked for the query exactly as typed (their text is fetched)
+  var CLOSEST = 5; // site terms offered when a query finds nothing
+  var GLOSSARY_TERMS = 3; // glossary terms listed at most (a common word is in many definitions)
+  var LATIN = /^[!-~]+$/; // a word of ASCII letters, digits and signs
 
   var config = JSON.parse(document.getElementById("__config").textContent);
   var langRoot = new URL(config.base.replace(/\/?$/, "/"), location.href);
@@ -57,6 +68,8 @@
   var pending = []; // results of the shown query not rendered yet
   var edited = -Infinity; // when a query was last typed (performance.now()); not an emptied box
   var rendering = null; // the batch being rendered (batches append in order, one at a time)
+  var loadedVersion = null; // the index the engine holds: pagefind-entry.json as text
+  var siteTerms = null; // Promise of this language's search-terms.json (the closest-term offers)
 
   /* Pagefind, initialised (index metadata and WebAssembly loaded): searching only after that skips
      Pagefind's 50 ms polling for a first search that arrives while it loads. It runs on the page's
@@ -66,8 +79,15 @@
      loading), later ones for under 50 ms. */
   function load() {
     if (!engine) {
-      engine = import(bundle.href + "pagefind.js")
-        .then(function (pagefind) {
+      var version = indexVersion().then(
+        function (v) {
+          loadedVersion = v;
+        },
+        function () {} // unknown: stale() then says no, and search works as before
+      );
+      engine = Promise.all([import(bundle.href + "pagefind.js"), version])
+        .then(function (both) {
+          var pagefind = both[0];
           var instance = pagefind.createInstance({
             basePath: bundle.pathname,
             baseUrl: siteRoot.pathname,
@@ -120,23 +140,28 @@
       .catch(function () {});
   }
 
-  function query() {
+  function query(again) {
     var q = input.value.trim();
-    if (q === asked) return;
+    if (q === asked && !again) return;
     asked = q;
     var mine = ++generation;
     pending = []; // the shown list's remaining results: not to be appended under this query
     if (!q) {
       list.textContent = "";
       status(t.placeholder);
+      busy(false);
       return;
     }
+    busy(true);
     // Mid-burst (this key within DEBOUNCE_MS of the last query's): wait for a pause rather than search
     // every key. An emptied box searched nothing, so the query typed into it next searches at once.
     var now = performance.now();
     var fast = now - edited < DEBOUNCE_MS;
     edited = now;
-    if (location.protocol === "file:") return status(t.file);
+    if (location.protocol === "file:") {
+      busy(false);
+      return status(t.file);
+    }
     quietWorker();
     var cold = !ready; // typed while Pagefind loads: search as soon as it is there
     if (cold) status(t.loading);
@@ -153,14 +178,56 @@
       })
       .then(function (found) {
         if (!found || mine !== generation) return; // superseded by a later keystroke
-        return show(mine, q, found.results, found.checked);
+        return show(mine, q, found.results, found.checked, again);
+      })
+      .then(function () {
+        if (mine === generation) busy(false);
       })
       .catch(function () {
-        if (mine === generation) {
-          asked = null;
-          status(t.error);
+        if (mine !== generation) return;
+        if (!again) {
+          // A result's text is gone (a deploy removed the old build's fragments): reload the index, once.
+          reset();
+          return query(true);
         }
+        asked = null;
+        status(t.error);
+        busy(false);
       });
+  }
+
+  /* The results are being filled in (aria-busy, on the list's container: the list itself is
+     role=presentation): assistive technology waits, and so can a test. */
+  function busy(on) {
+    resultBox.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  /* pagefind-entry.json as the server has it now (it names the index's chunk hashes). */
+  function indexVersion() {
+    return fetch(bundle.href + "pagefind-entry.json", { cache: "no-cache" }).then(function (r) {
+      if (!r.ok) throw new Error("pagefind-entry.json: HTTP " + r.status);
+      return r.text();
+    });
+  }
+
+  /* Resolves true when the site now has another index than the one this page loaded. */
+  function stale() {
+    if (loadedVersion === null) return Promise.resolve(false);
+    return indexVersion().then(
+      function (now) {
+        return now !== loadedVersion;
+      },
+      function () {
+        return false; // offline, say: the loaded index is the best there is
+      }
+    );
+  }
+
+  /* Forget the loaded index: the next query loads the site's current one. */
+  function reset() {
+    engine = null;
+    ready = false;
+    loadedVersion = null;
   }
 
   /* The query's results in Pagefind's order with those that have its words together first, and how
@@ -188,18 +255,32 @@
      Pagefind's exact search compares word stems, so "updates overhead" also finds "update overhead".
      A result is shown as soon as no text still on its way can move it, the first FIRST_PAINT
      together; the first screen no longer waits for all of the up to 20 texts these checks need. */
-  function show(mine, q, results, checked) {
+  function show(mine, q, results, checked, again) {
+    /* Nothing has the words as typed. Perhaps a new deploy replaced the index this page loaded (its
+       chunks now 404, which Pagefind takes for "no such word", and its fragments stay in memory):
+       then the same query again on the new index, once. Else the site's closest terms. */
+    function unfound() {
+      return (again ? Promise.resolve(false) : stale()).then(function (old) {
+        if (mine !== generation) return;
+        if (old) {
+          reset();
+          return query(true);
+        }
+        if (!list.querySelector(".md-search-result__link")) status(t.none.replace("#", q));
+        return closest(q).then(function (near) {
+          if (mine === generation && near.length) list.insertBefore(offers(near), list.firstChild);
+        });
+      });
+    }
     if (!results.length) {
       list.textContent = "";
-      status(t.none);
-      return Promise.resolve();
+      return unfound();
     }
     var fetched = Math.min(results.length, Math.max(checked, BATCH));
     var head = Math.min(FIRST_PAINT, fetched);
     var pages = [];
     var literal = []; // of the first `checked`: the text has the query as typed
     var shown = 0;
-    var words = terms(q);
 
     /* Indexes into `results` of the places that no text still on its way can change, in order. */
     function settled() {
@@ -221,9 +302,14 @@
         if (upto < head) return;
         list.textContent = "";
         scroller.scrollTop = 0;
-        status(count(results.length));
       }
-      for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], words));
+      // Pagefind's results, with the glossary as the number of its terms shown (once its text is in)
+      var n = results.length;
+      pages.forEach(function (page) {
+        if (page) n += entries(page, q) - 1;
+      });
+      status(n ? count(n) : t.none.replace("#", q));
+      for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], q));
     }
 
     function texts(from, to) {
@@ -252,6 +338,11 @@
           })
           .concat(results.slice(fetched))
           .slice(shown);
+        // Found, but not as typed (a typo, say: Pagefind matched its pieces): the close terms too.
+        var typed = pages.some(function (page) {
+          return page && hasWords(page, q);
+        });
+        if (!typed) return unfound();
       });
     var done = step.finally(function () {
       if (rendering === done) rendering = null;
@@ -326,9 +417,8 @@
         list.textContent = "";
         scroller.scrollTop = 0;
       }
-      var words = terms(asked);
       pages.forEach(function (page) {
-        list.appendChild(item(page, words));
+        list.appendChild(item(page, asked));
       });
     });
     var step = done.finally(function () {
@@ -338,131 +428,341 @@
     return step;
   }
 
-  function item(page, words) {
+  /* One result as list items: a question page is one; the glossary page is one per matching term,
+     each leading to the term's anchor (Pagefind's sub-results: its sections under an <h2 id>). */
+  function item(page, q) {
+    var marks = marksFor(q, original(page));
+    var glossary = page.meta && page.meta.qa_kind === "glossary";
+    if (!glossary) return entry(page.url, (page.meta && page.meta.title) || page.url, teaser(page, marks, "qa-answer"), marks);
+    var out = document.createDocumentFragment();
+    terms(page, q).forEach(function (sub) {
+      var node = entry(sub.url, sub.title, teaser(page, marks, sub.anchor.id), marks);
+      node.querySelector("h1").prepend(el("span", "qa-search-kind", t.glossary));
+      out.appendChild(node);
+    });
+    return out;
+  }
+
+  /* The glossary's terms (its sections under an <h2 id>, Pagefind's sub-results) to show for `q`:
+     those that have every typed word (see words()), else those that have one of them; those whose
+     name has one first; at most GLOSSARY_TERMS. Pagefind also lists sections that have only pieces
+     of a Chinese word (模型 of 模型算力利用率), and a common word is in many definitions. */
+  function terms(page, q) {
+    var words = wordPatterns(q);
+    var sep = (page.raw_content || "").indexOf("\u200B") >= 0 ? "" : " ";
+    var found = function (text) {
+      text = text.toLowerCase();
+      return words.filter(function (re) {
+        re.lastIndex = 0;
+        return re.test(text);
+      }).length;
+    };
+    var sections = (page.sub_results || [])
+      .filter(function (sub) {
+        return sub.anchor && sub.anchor.id && sub.anchor.element === "h2";
+      })
+      .map(function (sub, i) {
+        var n = found(section(page, sub.anchor.id, true).join(sep));
+        return { sub: sub, n: n, named: found(sub.title || "") > 0, i: i };
+      });
+    var all = sections.filter(function (s) {
+      return s.n === words.length;
+    });
+    return (all.length ? all : sections.filter(function (s) {
+      return s.n > 0;
+    }))
+      .sort(function (a, b) {
+        return b.named - a.named || a.i - b.i;
+      })
+      .slice(0, GLOSSARY_TERMS)
+      .map(function (s) {
+        return s.sub;
+      });
+  }
+
+  /* A pattern per typed word: the word as typed; for a Latin word, any word starting with its stem
+     (Pagefind stems English: "updates" finds "update"). */
+  function wordPatterns(q) {
+    return typedWords(q).map(function (word) {
+      return LATIN.test(word) ? pattern(stem(word), true) : pattern(word);
+    });
+  }
+
+  /* How many entries `page` makes in the list (the glossary: one per term shown), once its text is in. */
+  function entries(page, q) {
+    return page.meta && page.meta.qa_kind === "glossary" ? terms(page, q).length : 1;
+  }
+
+  /* Each typed word occurs in the page's text (see wordPatterns()). */
+  function hasWords(page, q) {
+    var text = original(page).replace(/\u200B/g, "").toLowerCase();
+    return wordPatterns(q).every(function (re) {
+      return re.test(text);
+    });
+  }
+
+  function entry(url, heading, text, marks) {
     var li = el("li", "md-search-result__item");
     var link = el("a", "md-search-result__link");
-    link.href = page.url;
+    link.href = url;
     link.tabIndex = -1;
     var article = el("article", "md-search-result__article md-typeset");
     article.appendChild(el("div", "md-search-result__icon md-icon"));
     var title = el("h1");
-    highlight(title, (page.meta && page.meta.title) || page.url, words);
+    highlight(title, heading, marks);
     article.appendChild(title);
-    var text = el("p");
-    text.appendChild(page.raw_content ? teaser(page) : excerpt(page.excerpt || ""));
-    article.appendChild(text);
+    var p = el("p");
+    p.appendChild(text);
+    article.appendChild(p);
     link.appendChild(article);
     li.appendChild(link);
     return li;
   }
 
-  function el(tag, className) {
+  /* Nothing found: the site's terms closest to the query, each a button that searches it. */
+  function offers(near) {
+    var li = el("li", "md-search-result__item qa-search-closest");
+    li.appendChild(el("span", "", t.closest));
+    near.forEach(function (term) {
+      var button = el("button", "qa-search-term", term);
+      button.type = "button";
+      button.addEventListener("click", function () {
+        input.value = term;
+        input.focus();
+        query();
+      });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(button);
+    });
+    return li;
+  }
+
+  /* Up to CLOSEST terms of this language's list (glossary names and spellings, tag names; written
+     by studysite/search_terms.py, fetched the first time a query finds nothing) within a small
+     edit distance of the query, closest first, ignoring case. */
+  function closest(q) {
+    if (!siteTerms) {
+      siteTerms = fetch(new URL("search-terms.json", langRoot).href)
+        .then(function (r) {
+          if (!r.ok) throw new Error("search-terms.json: HTTP " + r.status);
+          return r.json();
+        })
+        .then(function (data) {
+          return data.terms;
+        })
+        .catch(function () {
+          siteTerms = null; // try again on the next query that finds nothing
+          return [];
+        });
+    }
+    var want = q.toLowerCase();
+    var limit = Math.max(1, Math.floor(Array.from(want).length / 3));
+    return siteTerms.then(function (all) {
+      return all
+        .map(function (term, i) {
+          return { term: term, i: i, d: distance(want, term.toLowerCase(), limit) };
+        })
+        .filter(function (c) {
+          return c.d <= limit;
+        })
+        .sort(function (a, b) {
+          return a.d - b.d || a.i - b.i;
+        })
+        .slice(0, CLOSEST)
+        .map(function (c) {
+          return c.term;
+        });
+    });
+  }
+
+  /* Levenshtein distance over code points, or limit + 1 once it must exceed `limit`. */
+  function distance(a, b, limit) {
+    var i, j, up, diagonal, least;
+    a = Array.from(a);
+    b = Array.from(b);
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var row = [];
+    for (j = 0; j <= b.length; j++) row.push(j);
+    for (i = 1; i <= a.length; i++) {
+      diagonal = row[0];
+      row[0] = i;
+      least = i;
+      for (j = 1; j <= b.length; j++) {
+        up = row[j];
+        row[j] = Math.min(up + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        diagonal = up;
+        least = Math.min(least, row[j]);
+      }
+      if (least > limit) return limit + 1;
+    }
+    return row[b.length];
+  }
+
+  function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
+    if (text) node.textContent = text;
     return node;
   }
 
-  /* A few words of the answer around its matches, as text and <mark>s. Pagefind's own excerpt
-     would often repeat the title shown just above it: its region is where the title's weighted
-     matches are. Words are split as Pagefind splits them (zero-width spaces in Chinese). */
-  function teaser(page) {
-    var raw = page.raw_content;
-    var zws = raw.indexOf("\u200B") >= 0;
-    var words = zws ? raw.split("\u200B") : raw.split(/[^\S\uFEFF]+/);
-    var answer = (page.anchors || []).filter(function (a) {
-      return a.id === "qa-answer";
-    })[0];
-    var from = answer ? answer.location : 0;
-    var hits = (page.locations || []).filter(function (at) {
-      return at >= from;
+  /* The page's text exactly as Pagefind indexed it, with its word breaks (U+200B in Chinese).
+     raw_content escapes < and > but not &, so its "&lt;" may be a "<" or the text "&lt;";
+     page.content (the same text unescaped, without the breaks) tells which. */
+  function original(page) {
+    var raw = page.raw_content || "";
+    var text = page.content;
+    if (typeof text !== "string" || !/&[lg]t;/.test(raw)) return raw;
+    var out = "";
+    var r = 0;
+    for (var i = 0; i < text.length; i++) {
+      while (raw.charCodeAt(r) === 0x200b) {
+        out += "\u200B";
+        r++;
+      }
+      out += text[i];
+      r += text[i] === "<" || text[i] === ">" ? 4 : 1;
+    }
+    return out + raw.slice(r);
+  }
+
+  /* A few words of the section `anchor` (the answer, a glossary term) around its matches, as text
+     and <mark>s. Pagefind's own excerpt would often repeat the title shown just above it (its region
+     is where the title's weighted matches are), and it marks the words Pagefind matched, pieces of
+     Chinese words included; this marks `marks` (see marksFor). */
+  function teaser(page, marks, anchor) {
+    var zws = (page.raw_content || "").indexOf("\u200B") >= 0;
+    var sep = zws ? "" : " ";
+    var body = section(page, anchor);
+    var starts = [];
+    var at = 0;
+    body.forEach(function (w) {
+      starts.push(at);
+      at += w.length + sep.length;
     });
-    var length = Math.min(EXCERPT_WORDS, words.length - from);
-    var start = from;
+    var joined = body.join(sep);
+    var hits = []; // index in `body` of each word a mark starts in
+    matches(joined, marks).forEach(function (m) {
+      var k = 0;
+      while (k + 1 < starts.length && starts[k + 1] <= m.index) k++;
+      hits.push(k);
+    });
+    var length = Math.min(EXCERPT_WORDS, body.length);
+    var start = 0;
     var most = 0;
     hits.forEach(function (h) {
-      var n = hits.filter(function (at) {
-        return at >= h && at < h + length;
+      var n = hits.filter(function (k) {
+        return k >= h && k < h + length;
       }).length;
       if (n > most) {
         most = n;
         start = h;
       }
     });
-    start = Math.max(from, Math.min(start - Math.floor(length / 4), words.length - length));
+    start = Math.max(0, Math.min(start - Math.floor(length / 4), body.length - length));
     var out = document.createDocumentFragment();
-    var run = start > from ? (zws ? "…" : "… ") : "";
-    for (var i = start; i < start + length; i++) {
-      // raw_content is the text with < and > escaped (Pagefind's excerpts are HTML); shown as text
-      var word = words[i].replace(/&lt;/g, "<").replace(/&gt;/g, ">");
-      var gap = zws || i === start ? "" : " ";
-      if (hits.indexOf(i) >= 0) {
-        var parts = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/u.exec(word); // "(AllReduce)": mark the word only
-        out.appendChild(document.createTextNode(run + gap + parts[1]));
-        var mark = el("mark");
-        mark.textContent = parts[2];
-        out.appendChild(mark);
-        run = parts[3];
-      } else {
-        run += gap + word;
-      }
-    }
-    out.appendChild(document.createTextNode(run + (start + length < words.length ? (zws ? "…" : " …") : "")));
+    if (start > 0) out.appendChild(document.createTextNode(zws ? "…" : "… "));
+    var shown = el("span");
+    highlight(shown, body.slice(start, start + length).join(sep), marks);
+    while (shown.firstChild) out.appendChild(shown.firstChild);
+    if (start + length < body.length) out.appendChild(document.createTextNode(zws ? "…" : " …"));
     return out;
   }
 
-  /* Fallback (a Pagefind without raw_content): its excerpt is HTML, the page's text with < and >
-     escaped and the matches in <mark>. Only text and <mark> are taken from it; the template is
-     inert, so nothing in it loads or runs. */
-  function excerpt(html) {
-    var parsed = document.createElement("template");
-    parsed.innerHTML = html;
-    var out = document.createDocumentFragment();
-    parsed.content.childNodes.forEach(function (node) {
-      if (node.nodeName === "MARK") {
-        var mark = el("mark");
-        mark.textContent = node.textContent;
-        out.appendChild(mark);
-      } else {
-        out.appendChild(document.createTextNode(node.textContent));
-      }
+  /* The words of the section `anchor` (the answer: all after it; a glossary term: up to the next
+     anchor, without its heading, the result's title, unless `heading`), as Pagefind split the text
+     (U+200B in Chinese, spaces otherwise). No such anchor: the whole text. */
+  function section(page, anchor, heading) {
+    var text = original(page);
+    var zws = text.indexOf("\u200B") >= 0;
+    var words = zws ? text.split("\u200B") : text.split(/[^\S\uFEFF]+/);
+    var anchors = page.anchors || [];
+    var at = anchors.findIndex(function (a) {
+      return a.id === anchor;
     });
-    return out;
+    if (at < 0) return words;
+    var from = anchors[at].location;
+    if (anchor === "qa-answer") return words.slice(from);
+    var next = anchors.slice(at + 1).filter(function (b) {
+      return b.location > from;
+    })[0];
+    var body = words.slice(from, next ? next.location : words.length);
+    if (heading) return body;
+    var chars = (anchors[at].text || "").replace(/\s+/g, "").length;
+    var k = 0;
+    for (var seen = 0; k < body.length && seen < chars; k++) seen += body[k].replace(/\s+/g, "").length;
+    return body.slice(k);
   }
 
-  /* What to mark in a title: the query, and its words of two or more characters as the browser
-     segments them (single characters would mark stray parts of other Chinese words). */
-  function terms(q) {
-    var words = [q.toLowerCase()];
-    if (window.Intl && Intl.Segmenter) {
-      var segments = new Intl.Segmenter(lang, { granularity: "word" }).segment(q);
-      for (var s of segments) if (s.isWordLike && s.segment.length > 1) words.push(s.segment.toLowerCase());
-    } else {
-      words = words.concat(q.toLowerCase().split(/\s+/));
+  /* What to mark in one result: the words the reader typed (split at spaces only: an unspaced
+     Chinese query is one word), each as typed wherever the result's text has it. A typed word the
+     text does not have marks its parts instead, as Pagefind matched the page: the browser's words of
+     two or more characters for Chinese (显存带宽: 显存 and 带宽), and for a Latin word the words that
+     start with its stem (updates: update, updated). Never a single Chinese character the reader did
+     not type alone, so 负优化 marks neither 优 nor 负载, and 显存 not the 存 of 访存. */
+  function marksFor(q, text) {
+    var lower = text.replace(/\u200B/g, "").toLowerCase();
+    var marks = [];
+    typedWords(q).forEach(function (word) {
+      var whole = pattern(word);
+      if (whole.test(lower)) marks.push(whole);
+      else if (LATIN.test(word)) marks.push(pattern(stem(word), true));
+      else if (window.Intl && Intl.Segmenter) pieces(word, marks);
+    });
+    return marks;
+  }
+
+  function pieces(word, marks) {
+    for (var s of new Intl.Segmenter(lang, { granularity: "word" }).segment(word)) {
+      if (!s.isWordLike || Array.from(s.segment).length < 2) continue;
+      marks.push(LATIN.test(s.segment) ? pattern(stem(s.segment), true) : pattern(s.segment));
     }
-    return words.filter(Boolean);
   }
 
-  /* The title as text, with the query's words marked (as Material marks them). */
-  function highlight(node, text, words) {
-    var lower = text.toLowerCase();
+  function typedWords(q) {
+    return (q || "").toLowerCase().replace(/"/g, " ").split(/\s+/).filter(Boolean);
+  }
+
+  /* A typed word as a pattern: anywhere for Chinese; for a Latin word, at the start of a word (and
+     for a stem, the rest of that word too). */
+  function pattern(word, rest) {
+    var quoted = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (LATIN.test(word) && /^[\p{L}\p{N}]/u.test(word)) quoted = "(?<![\\p{L}\\p{N}])" + quoted;
+    return new RegExp(quoted + (rest ? "[\\p{L}\\p{N}]*" : ""), "giu");
+  }
+
+  function stem(word) {
+    var m = /^(.{3,}?)(?:ing|ed|es|s)$/.exec(word);
+    return m ? m[1] : word;
+  }
+
+  /* Where the marks match in `text`: leftmost first, the longest of those starting together. */
+  function matches(text, marks) {
+    var found = [];
     var at = 0;
-    while (at < text.length) {
-      var best = -1;
-      var len = 0;
-      words.forEach(function (w) {
-        var i = lower.indexOf(w, at);
-        if (i >= 0 && (best < 0 || i < best || (i === best && w.length > len))) {
-          best = i;
-          len = w.length;
+    while (at < text.length && marks.length) {
+      var best = null;
+      marks.forEach(function (re) {
+        re.lastIndex = at;
+        var m = re.exec(text);
+        if (m && m[0] && (!best || m.index < best.index || (m.index === best.index && m[0].length > best.length))) {
+          best = { index: m.index, length: m[0].length };
         }
       });
-      if (best < 0) break;
-      if (best > at) node.appendChild(document.createTextNode(text.slice(at, best)));
-      var mark = el("mark");
-      mark.textContent = text.slice(best, best + len);
-      node.appendChild(mark);
-      at = best + len;
+      if (!best) break;
+      found.push(best);
+      at = best.index + best.length;
     }
+    return found;
+  }
+
+  /* `text` into `node` as text, with `marks` marked (as Material marks them). */
+  function highlight(node, text, marks) {
+    var at = 0;
+    matches(text, marks).forEach(function (m) {
+      if (m.index > at) node.appendChild(document.createTextNode(text.slice(at, m.index)));
+      node.appendChild(el("mark", "", text.slice(m.index, m.index + m.length)));
+      at = m.index + m.length;
+    });
     if (at < text.length) node.appendChild(document.createTextNode(text.slice(at)));
   }
 
@@ -553,4 +853,10 @@
     }
   });
   window.addEventListener("keydown", onKey);
+  // A new build took over this page (overrides/assets/qa/offline.js says so): the next query loads
+  // the new index, and the query on show is asked again at once.
+  document.addEventListener("qa:new-version", function () {
+    reset();
+    if (asked) query(true);
+  });
 })();
