@@ -185,6 +185,46 @@ STRINGS.update(
     }
 )
 
+# The stats page (studysite/render_study.py stats_page): plots, notes search, progress link, sync.
+STRINGS.update(
+    {
+        "nav.stats": {"zh": "学习统计", "en": "Study stats"},
+        "stats.title": {"zh": "学习统计", "en": "Study stats"},
+        "stats.intro": {
+            "zh": "你的复习记录：近 30 天每天复习了多少题、未来 14 天每天有多少题到期、各标签的记住率（复习时没有选"
+            "“重来”的比例）。每张图下都有同样数字的表格。这些数据只在你的浏览器里计算，不会上传。",
+            "en": "Your reviews: how many you did each day of the last 30 days, how many cards fall due on each of "
+            "the next 14 days, and your recall by tag (the share of reviews not graded Again). Every plot has "
+            "its numbers in a table below it. All of it is worked out in your browser; nothing is uploaded.",
+        },
+        "stats.notes": {"zh": "搜索你的笔记", "en": "Search your notes"},
+        "stats.move": {"zh": "把进度带到另一台设备", "en": "Move your progress to another device"},
+        "stats.move.intro": {
+            "zh": "进度链接把你的全部进度（复习记录、笔记、暂停的题）压缩后放在网址的 # 之后：# 之后的部分浏览器"
+            "不会发送给任何服务器。在另一台设备上打开这个链接，确认后即与那里的进度合并（每道题保留双方的复习记录）。"
+            "手机可以直接扫描二维码。",
+            "en": "A progress link carries all your progress (reviews, notes, suspended cards), compressed, after "
+            "the # of its address: browsers never send that part to any server. Open it on another device and, "
+            "once you confirm, it is merged with the progress there (each card keeps the reviews of both). "
+            "A phone can scan it as a QR code.",
+        },
+        "stats.sync": {"zh": "用 GitHub 在设备间同步", "en": "Sync across devices with GitHub"},
+        "stats.sync.intro": {
+            "zh": "可选，默认关闭：连接你自己的 GitHub 仓库后，进度、笔记和暂停的题会保存到其中的一个文件里，"
+            "每台连接了同一仓库的设备都与它合并。令牌只保存在这个浏览器里，只发送给 GitHub，"
+            "不会出现在导出文件、进度链接或同步的文件里。未开启时，本页不会向任何网站发出请求。",
+            "en": "Optional and off until you turn it on: connect a GitHub repository of your own and your "
+            "progress, notes and suspended cards are kept in a file there, merged with every device connected "
+            "to the same repository. The token stays in this browser and is sent to GitHub only, never into an "
+            "export file, a progress link or the synced file. While sync is off, nothing is sent to any host.",
+        },
+        "stats.noscript": {
+            "zh": "学习统计、进度链接和同步都在你的浏览器中运行，需要启用 JavaScript。",
+            "en": "Stats, progress links and sync run in your browser and need JavaScript.",
+        },
+    }
+)
+
 
 def t(key: str, lang: Lang, **values: object) -> str:
     """The string `key` in `lang`, with `{name}` placeholders filled."""

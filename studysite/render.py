@@ -293,6 +293,7 @@ def nav_json(site: Site, lang: Lang) -> str:
     if site.glossary:
         nav.append({t("nav.glossary", lang): "glossary.md"})
     nav.append({t("nav.mock", lang): "study/mock.md"})
+    nav.append({t("nav.stats", lang): "study/stats.md"})
     return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
 
 

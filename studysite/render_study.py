@@ -1,4 +1,4 @@
-"""Pages for study mode: the question data the browser scripts read, and the mock interview page.
+"""Pages for study mode: the question data the browser scripts read, the mock interview and stats pages.
 
 Pure functions of (Site, language), like render.py. Progress itself lives in the reader's browser
 (overrides/assets/qa/study-*.js); the build only publishes what every question is, where it is and
@@ -19,6 +19,8 @@ DATA_PATH = "assets/qa/questions.json"
 """Where each language's question data goes (relative to the language's docs folder)."""
 MOCK_PATH = "study/mock.md"
 """The mock interview page."""
+STATS_PATH = "study/stats.md"
+"""The stats page: plots of the reader's reviews, notes search, progress link and QR code, GitHub sync."""
 DATA_VERSION = 1
 """Bumped when the JSON's shape changes in a way the scripts must know about."""
 
@@ -27,6 +29,7 @@ def study_pages(site: Site, lang: Lang) -> Iterator[Page]:
     """Every study-mode file of one language."""
     yield Page(DATA_PATH, questions_json(site, lang))
     yield Page(MOCK_PATH, mock_page(lang))
+    yield Page(STATS_PATH, stats_page(lang))
 
 
 def questions_json(site: Site, lang: Lang) -> str:
@@ -75,6 +78,43 @@ def mock_page(lang: Lang) -> str:
         '<div class="qa-mock" id="qa-mock" data-qa-mock></div>',
         "",
         f'<noscript><p class="qa-noscript">{html.escape(t("mock.noscript", lang))}</p></noscript>',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def stats_page(lang: Lang) -> str:
+    """The stats page: one section per tool, each an element its script fills in (main.html loads the
+    scripts only on this page). Headings and explanations are here so they read without JavaScript."""
+    lines = [
+        "---",
+        f"title: {json.dumps(html.escape(t('stats.title', lang)), ensure_ascii=False)}",
+        'hide: ["toc"]',
+        "---",
+        "",
+        f"# {md_text(t('stats.title', lang))}",
+        "",
+        md_text(t("stats.intro", lang)),
+        "",
+        '<div class="qa-stats" id="qa-stats" data-qa-stats></div>',
+        "",
+        f"## {md_text(t('stats.notes', lang))} {{ #notes }}",
+        "",
+        '<div class="qa-notes-search" data-qa-notes-search></div>',
+        "",
+        f"## {md_text(t('stats.move', lang))} {{ #move }}",
+        "",
+        md_text(t("stats.move.intro", lang)),
+        "",
+        '<div class="qa-move" data-qa-progress-link></div>',
+        "",
+        f"## {md_text(t('stats.sync', lang))} {{ #sync }}",
+        "",
+        md_text(t("stats.sync.intro", lang)),
+        "",
+        '<div class="qa-sync" data-qa-sync></div>',
+        "",
+        f'<noscript><p class="qa-noscript">{html.escape(t("stats.noscript", lang))}</p></noscript>',
         "",
     ]
     return "\n".join(lines)

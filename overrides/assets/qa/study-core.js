@@ -99,6 +99,26 @@
     return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
   }
 
+  var loading = {};
+
+  /** Load a script or stylesheet of the site once, on demand; `path` is relative to the site root
+      (both languages share one copy): load("assets/qa/vendor/uPlot.iife.min.js"). */
+  function load(path) {
+    if (!loading[path]) {
+      loading[path] = new Promise(function (resolve, reject) {
+        var href = new URL(path, siteRoot).href;
+        var node = /\.css$/.test(path) ? el("link", { rel: "stylesheet", href: href }) : el("script", { src: href });
+        node.addEventListener("load", resolve);
+        node.addEventListener("error", function () {
+          delete loading[path]; // let a later call try again
+          reject(new Error(path + ": not loaded"));
+        });
+        document.head.appendChild(node);
+      });
+    }
+    return loading[path];
+  }
+
   window.QAStudy = window.QAStudy || {};
   Object.assign(window.QAStudy, {
     lang: lang,
@@ -111,5 +131,6 @@
     el: el,
     kbd: kbd,
     clock: clock,
+    load: load,
   });
 })();
