@@ -46,6 +46,7 @@
       bad: "这个进度链接已损坏或不完整（可能在复制时被截断），没有合并任何内容。",
       quota: "浏览器存储空间已满，无法保存合并结果；这里原有的进度没有改变。链接仍在地址栏中，腾出空间后可重新打开。",
       unavailable: "这个浏览器不允许本站保存数据（例如隐私模式），无法合并；这里的进度没有改变。",
+      otherSite: "这个链接里的进度属于另一个网站，没有合并；这里的进度没有改变。",
     },
     en: {
       make: "Make a progress link",
@@ -77,6 +78,7 @@
       bad: "This progress link is damaged or incomplete (perhaps cut off when it was copied); nothing was merged.",
       quota: "The browser's storage is full, so the merge could not be saved; the progress here is unchanged. The link is still in the address bar: open it again after freeing some space.",
       unavailable: "This browser does not let the site store data (a private mode?), so nothing could be merged; the progress here is unchanged.",
+      otherSite: "The progress in this link belongs to another site, so it was not merged; the progress here is unchanged.",
     },
   });
 
@@ -297,17 +299,24 @@
   }
 
   function apply(doc) {
-    var result;
-    try {
-      result = store.merge(doc);
-    } catch (e) {
-      status.setAttribute("role", "alert");
-      status.textContent = e && e.code === "quota" ? t("quota") : t("unavailable");
-      return; // the link stays in the address bar, to try again
-    }
-    forgetLink();
-    status.setAttribute("role", "status");
-    status.textContent = result.dropped ? t("mergedDropped", result) : t("merged", result);
+    Promise.resolve()
+      .then(function () {
+        return store.merge(doc);
+      })
+      .then(
+        function (result) {
+          forgetLink();
+          status.setAttribute("role", "status");
+          status.textContent = result.dropped ? t("mergedDropped", result) : t("merged", result);
+        },
+        function (e) {
+          var code = e && e.code;
+          if (code === "format" || code === "site") forgetLink(); // trying again would not help
+          status.setAttribute("role", "alert");
+          // quota/unavailable: the link stays in the address bar, to try again
+          status.textContent = t({ quota: "quota", format: "bad", site: "otherSite" }[code] || "unavailable");
+        }
+      );
   }
 
   /** Take the progress out of the address bar, so a reload does not offer the same merge again. */

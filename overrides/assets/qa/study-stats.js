@@ -65,8 +65,9 @@
   var locale = S.lang === "en" ? "en" : "zh-CN";
   var plots = [];
 
-  S.data().then(
-    function (data) {
+  Promise.all([S.data(), store.ready ? store.ready() : null]).then(
+    function (results) {
+      var data = results[0];
       draw(data);
       store.onChange(function () {
         draw(data);
@@ -142,7 +143,7 @@
       });
       if (card.suspended && card.suspended.on) return;
       var state = store.card(slug);
-      var due = state && state.due ? new Date(state.due).getTime() : NaN;
+      var due = state && state.due !== null && state.due !== undefined ? new Date(state.due).getTime() : NaN;
       if (!isFinite(due)) return;
       var ahead = Math.max(0, dayIndex(today, due));
       if (ahead < AHEAD) duePerDay[ahead].value += 1;

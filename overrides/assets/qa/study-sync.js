@@ -156,16 +156,23 @@
 
   function attempt(config, token, n) {
     return getFile(config, token).then(function (remote) {
-      if (remote.doc) {
-        merging = true;
-        try {
-          store.merge(remote.doc); // this browser gets the other devices' progress first
-        } catch (e) {
-          throw failure(e && e.code === "quota" ? "quota" : "unavailable");
-        } finally {
-          merging = false;
-        }
-      }
+      merging = true;
+      // this browser gets the other devices' progress first
+      return Promise.resolve(remote.doc && store.merge(remote.doc))
+        .then(
+          function () {
+            merging = false;
+            return upload(remote);
+          },
+          function (e) {
+            merging = false;
+            var code = e && e.code;
+            throw failure(code === "site" || code === "format" ? "foreign" : code === "quota" ? "quota" : "unavailable");
+          }
+        );
+    });
+
+    function upload(remote) {
       var merged = remote.doc ? store.mergeDocs(remote.doc, store.snapshot()) : store.snapshot();
       var cards = Object.keys(merged.cards || {}).length;
       if (remote.doc && canonical(merged) === canonical(remote.doc)) return { cards: cards, wrote: false };
@@ -180,7 +187,7 @@
           throw error;
         }
       );
-    });
+    }
   }
 
   function getFile(config, token) {
