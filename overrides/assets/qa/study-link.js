@@ -102,7 +102,13 @@
     output,
     status
   );
-  if (location.hash.indexOf(PREFIX) === 0) receive(location.hash.slice(PREFIX.length));
+  // opened as a page, or pasted into the address bar of this page already open (only the # changes)
+  window.addEventListener("hashchange", received);
+  received();
+
+  function received() {
+    if (location.hash.indexOf(PREFIX) === 0 && !document.querySelector("[data-qa-merge]")) receive(location.hash.slice(PREFIX.length));
+  }
 
   function makeLink() {
     var doc = store.snapshot();
