@@ -48,9 +48,10 @@
           return response.json();
         })
         .then(function (d) {
-          d.bySlug = {};
-          d.byUrl = {};
-          d.tagById = {};
+          // prototype-free: a slug or URL such as "constructor" or "__proto__" is just a key
+          d.bySlug = Object.create(null);
+          d.byUrl = Object.create(null);
+          d.tagById = Object.create(null);
           d.questions.forEach(function (q) {
             d.bySlug[q.slug] = q;
             d.byUrl[q.url] = q;

@@ -66,7 +66,7 @@
 
   function stateOf(q) {
     var m = store.get(q.slug);
-    return { state: m ? m.state : "none", changed: store.changed(m, q.hash) };
+    return { state: m ? m.state : "none", changed: store.changed(q.slug, q.hash) };
   }
 
   /** A bar (known, then to review) and "8 / 14 known · 3 to review". */

@@ -183,7 +183,7 @@
 
   function mark(state) {
     var current = store.get(slug);
-    var next = current && current.state === state && !store.changed(current, hash) ? null : state;
+    var next = current && current.state === state && !store.changed(slug, hash) ? null : state;
     undoTo = store.set(slug, next, hash);
     statusText.textContent = next ? t("marked_" + next) : t("cleared");
     undoButton.hidden = false;
@@ -209,7 +209,7 @@
     toggle.setAttribute("aria-expanded", String(!isHidden));
     quizBox.checked = store.quizMode();
     var m = store.get(slug);
-    var isChanged = store.changed(m, hash);
+    var isChanged = store.changed(slug, hash);
     pill.hidden = !m;
     pill.className = "qa-pill" + (m ? " qa-pill--" + m.state : "");
     pill.textContent = m ? t(m.state) : "";
