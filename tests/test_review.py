@@ -209,3 +209,144 @@ def test_a_failed_write_says_so_and_keeps_what_was_there(
             },
         )
         assert result == "quota" and stored(page) == before
+
+
+# --- the daily review ----------------------------------------------------------------------------------
+
+REVIEW_UI = {
+    "zh": {
+        "counts": "今天到期 {due} 道 · 新题 {fresh} 道",
+        "left": "还剩 {n} 道",
+        "start": "开始复习",
+        "show": "显示答案",
+    },
+    "en": {
+        "counts": "{due} due today · {fresh} new",
+        "left": "{n} left",
+        "start": "Start the review",
+        "show": "Show answer",
+    },
+}
+
+
+def make_due(page: Any, slugs: list[str], hashes: dict[str, str]) -> None:
+    """Reviews ten days ago (one Good on a new card: due again ten minutes later), so these are due now."""
+    doc = {
+        "format": "qa-study-progress",
+        "version": 2,
+        "site": "/",
+        "cards": {s: {"log": [{"t": 0, "g": 3}], "hash": hashes[s]} for s in slugs},
+    }
+    page.evaluate(
+        "(doc) => { const t = Date.now() - 10 * 86400000;"
+        " for (const c of Object.values(doc.cards)) c.log[0].t = t; return QAStudy.store.merge(doc); }",
+        doc,
+    )
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, lang: str, viewport: dict) -> None:
+    qs = data[lang]["questions"]
+    ui = REVIEW_UI[lang]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[3]["slug"], qs[7]["slug"]], hashes)
+        page.reload()
+        page.locator("#qa-review-new").fill("1")
+        page.locator("#qa-review-new").dispatch_event("change")
+        page.wait_for_function(
+            "(want) => document.querySelector('.qa-review__counts').textContent === want",
+            arg=ui["counts"].format(due=2, fresh=1),
+        )
+        page.get_by_role("button", name=ui["start"]).click()
+        seen = []
+        for i, how in enumerate(("click", "key", "key")):
+            page.wait_for_selector(".qa-review__run")
+            assert page.locator(".qa-review__left").inner_text() == ui["left"].format(n=3 - i)
+            title = page.locator(".qa-review__question").inner_text()
+            seen.append(next(q["slug"] for q in qs if q["title"] == title))
+            assert page.locator(".qa-review__answer").is_hidden()
+            assert page.locator(".qa-review__live").inner_text().endswith(title)  # told to a screen reader
+            if how == "click":
+                page.get_by_role("button", name=ui["show"]).click()
+            else:
+                page.keyboard.press("a")
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            grade_bar = page.locator(".qa-review__grade")
+            when = grade_bar.locator(".qa-grade__when").all_inner_texts()
+            assert len(when) == 4 and all(when), when  # each grade shows the interval it would give
+            box = grade_bar.locator("button").first.bounding_box()
+            assert box and box["height"] >= 44, box  # a thumb's size
+            links = page.locator(".qa-review__answer a[href]")
+            assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+            if how == "click":
+                grade_bar.locator("button[data-grade='3']").click()
+            else:
+                page.keyboard.press("4")
+        assert seen[:2] == sorted(seen[:2], key=[qs[3]["slug"], qs[7]["slug"]].index) or set(seen[:2]) == {
+            qs[3]["slug"],
+            qs[7]["slug"],
+        }
+        assert seen[2] not in (qs[3]["slug"], qs[7]["slug"])  # then the new one
+        summary = page.locator(".qa-review__summary")
+        summary.wait_for()
+        line = summary.locator(".qa-review__line").inner_text()
+        assert ("复习了 3 次（3 道题）" if lang == "zh" else "3 reviews (3 questions)") in line
+        assert summary.locator(".qa-review__tomorrow").inner_text()
+        doc = stored(page)
+        for slug in seen:
+            assert doc["cards"][slug]["hash"] == hashes[slug]
+        assert [len(doc["cards"][s]["log"]) for s in seen] == [2, 2, 1]
+        store(page, "S.ready()")
+        for slug in seen:
+            assert store(page, "S.card(arg).due - Date.now()", slug) > 12 * 3_600_000  # all out to later days
+        # and the home page agrees: nothing due, the daily new question taken
+        goto(page, prefix, ".qa-today__line")
+        assert page.locator(".qa-today__line").get_attribute("data-qa-due") == "0"
+
+
+def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[1]["slug"], qs[2]["slug"], qs[4]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.get_by_role("button", name="开始复习").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("3")
+        page.wait_for_function("document.querySelector('.qa-review__left').textContent === '还剩 2 道'")
+        second = page.locator(".qa-review__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+
+        page.reload()  # 1. a reload: offered, and resumed where it was (answer shown)
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        assert page.locator(".qa-review__left").inner_text() == "还剩 2 道"
+
+        page.locator("header .md-header__title, a.md-header__button.md-logo").first.click()  # 2. a link away...
+        page.wait_for_url(seed_url)
+        page.go_back()  # ...and Back
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+
+        page.close()  # 3. the tab closed, the page opened again later
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-resume")
+        assert "还剩 2 道" in page.locator(".qa-resume").inner_text()
+        page.get_by_role("button", name="继续复习").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("4")
+        page.locator(".qa-review__summary").wait_for()
+        assert "复习了 3 次（3 道题）" in page.locator(".qa-review__line").inner_text()
+        page.reload()  # finished: nothing left to resume
+        page.wait_for_selector(".qa-review__setup")
+        assert page.locator(".qa-resume").count() == 0
+        assert page.get_by_role("button", name="放弃这次复习").count() == 0

@@ -390,6 +390,37 @@
     });
   }
 
+  /**
+   * Today's review over the question data `d` (QAStudy.data()): {due: [slug], fresh: [slug],
+   * introduced}: the due ones (by the end of today) in `filter` ({bank, tag}; empty: all), soonest
+   * first, and new ones in site order up to the daily limit less those first seen today. Needs ready().
+   */
+  function today(d, now, filter) {
+    filter = filter || {};
+    now = now || Date.now();
+    var inScope = function (q) {
+      return !!q && (!filter.bank || q.bank === filter.bank) && (!filter.tag || q.tags.indexOf(filter.tag) >= 0);
+    };
+    var dueSlugs = due(S.endOfDay(now)).filter(function (slug) {
+      return inScope(d.bySlug[slug]);
+    });
+    var dayStart = S.endOfDay(now, -1) + 1;
+    var cards = load().cards;
+    var introduced = 0;
+    Object.keys(cards).forEach(function (slug) {
+      var c = cards[slug];
+      if (c.log.length && c.log[0].t >= dayStart) introduced += 1;
+    });
+    var left = Math.max(0, settings().newPerDay - introduced);
+    var fresh = [];
+    for (var i = 0; i < d.questions.length && fresh.length < left; i++) {
+      var q = d.questions[i];
+      var c = cards[q.slug];
+      if (inScope(q) && !(c && (c.log.length || (c.suspended && c.suspended.on)))) fresh.push(q.slug);
+    }
+    return { due: dueSlugs, fresh: fresh, introduced: introduced };
+  }
+
   // --- what readers do ----------------------------------------------------------------------------
 
   /** Record a review (g: 1 Again, 2 Hard, 3 Good, 4 Easy) of the answer with `hash`; returns the entry (for undo). */
@@ -736,6 +767,7 @@
     card: card,
     preview: preview,
     due: due,
+    today: today,
     reviewed: reviewed,
     setNote: setNote,
     setSuspended: setSuspended,
