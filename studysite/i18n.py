@@ -24,14 +24,31 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "nav.home": {"zh": "首页", "en": "Home"},
     "nav.tags": {"zh": "标签", "en": "Tags"},
     "nav.mock": {"zh": "模拟面试", "en": "Mock interview"},
+    "nav.review": {"zh": "今日复习", "en": "Review today"},
+    "home.today": {"zh": "今日复习", "en": "Review today"},
+    "review.title": {"zh": "今日复习", "en": "Review today"},
+    "review.intro": {
+        "zh": "今天到期的题目，加上每天限量的新题：先自己回答，再显示答案，按“重来 / 困难 / 良好 / 简单”评分"
+        "（键盘 1–4）。下次复习的时间由 FSRS 间隔重复算法根据你的评分安排；记录只保存在你的浏览器里。",
+        "en": "The questions due today, plus a daily number of new ones: answer each yourself, reveal the answer, "
+        "then grade your recall Again, Hard, Good or Easy (keys 1-4). The FSRS spaced-repetition scheduler picks "
+        "the next review from your grades; everything stays in your browser.",
+    },
+    "review.noscript": {
+        "zh": "每日复习在你的浏览器中运行，需要启用 JavaScript。不启用时，仍可在题库页面中逐题阅读。",
+        "en": "The daily review runs in your browser and needs JavaScript. Without it you can still read every "
+        "question from its bank's page.",
+    },
     "home.study": {"zh": "自测与进度", "en": "Test yourself"},
     "home.study.intro": {
-        "zh": "在每道题的页面上，可以先遮住答案自己作答，再显示答案，并标记“已掌握”或“再复习”；打开“测验模式”后，"
-        "每一页的答案都先隐藏。标记只保存在你的浏览器里（不会上传），可以导出为文件，在另一台设备上导入。按 ? 查看快捷键。",
-        "en": "On every question page you can hide the answer, answer it yourself, then reveal it and mark the "
-        "question “know it” or “review again”; with quiz mode on, every answer starts hidden. Marks stay in "
-        "your browser (nothing is uploaded); export them to a file and import it on another device. Press ? for "
-        "keyboard shortcuts.",
+        "zh": "在每道题的页面上，可以先遮住答案自己作答，再显示答案，按“重来 / 困难 / 良好 / 简单”评分，"
+        "间隔重复算法（FSRS）据此安排下次复习；打开“测验模式”后，每一页的答案都先隐藏。还可以给题目写私人笔记，"
+        "或暂停复习某道题。记录只保存在你的浏览器里（不会上传），可以导出为文件，在另一台设备上合并导入。按 ? 查看快捷键。",
+        "en": "On every question page you can hide the answer, answer it yourself, then reveal it and grade your "
+        "recall Again, Hard, Good or Easy; a spaced-repetition scheduler (FSRS) picks the next review from that. "
+        "With quiz mode on, every answer starts hidden. You can keep a private note on a question, or suspend it. "
+        "Everything stays in your browser (nothing is uploaded); export it to a file and merge it into another "
+        "device. Press ? for keyboard shortcuts.",
     },
     "home.mock": {"zh": "模拟面试", "en": "Mock interview"},
     "home.mock.about": {

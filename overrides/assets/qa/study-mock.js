@@ -193,7 +193,7 @@
         var inScope =
           scope === "all" ||
           (scope === "review" && m && m.state === "review") ||
-          (scope === "open" && (!m || m.state !== "know" || store.changed(m, q.hash)));
+          (scope === "open" && (!m || m.state !== "know" || store.changed(q.slug, q.hash)));
         return inTags && inScope;
       });
     }

@@ -1,0 +1,352 @@
+"""The study engine as a reader uses it: the v2 progress store, FSRS grading, merging, notes, storage failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_study import DESKTOP, PHONE, goto, reader
+
+STUDY_KEY = "qa-study@/:study"
+V1_KEY = "qa-study@/:marks"
+DAY = 86_400_000
+
+
+@pytest.fixture(scope="module")
+def data(seed_site: Path) -> dict[str, dict[str, Any]]:
+    """The question data the build published, per language."""
+    return {
+        lang: json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
+        for lang, prefix in (("zh", ""), ("en", "en"))
+    }
+
+
+def store(page: Any, expression: str, arg: Any = None) -> Any:
+    """Run `expression` with `S` = window.QAStudy.store (and `arg`) once the store is there."""
+    page.wait_for_function("window.QAStudy && QAStudy.store")
+    return page.evaluate(f"async (arg) => {{ const S = QAStudy.store; return {expression}; }}", arg)
+
+
+def stored(page: Any) -> dict[str, Any]:
+    raw = page.evaluate(f"localStorage.getItem({json.dumps(STUDY_KEY)})")
+    return json.loads(raw) if raw else {}
+
+
+def seed_before_scripts(context: Any, key: str, value: Any) -> None:
+    """Put `value` under `key` before the first page's scripts run (once per browser profile)."""
+    context.add_init_script(
+        f"if (location.protocol === 'http:' && !sessionStorage.getItem('seeded')) {{"
+        f" sessionStorage.setItem('seeded', '1');"
+        f" localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps(value))}); }}"
+    )
+
+
+def fill_storage(page: Any) -> None:
+    """Fill this origin's localStorage to the brim (another site on the same origin could)."""
+    page.evaluate(
+        """() => {
+        let chunk = "x".repeat(1 << 20), i = 0;
+        while (chunk.length) {
+          try { localStorage.setItem("filler:" + i++, chunk); }
+          catch (e) { chunk = chunk.slice(0, chunk.length >> 1); }
+        }
+      }"""
+    )
+
+
+# --- the store ---------------------------------------------------------------------------------------
+
+
+def test_v1_marks_migrate_once_into_reviews(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    marks = {
+        qs[0]["slug"]: {"state": "know", "hash": qs[0]["hash"], "time": 1_700_000_000_000},
+        qs[1]["slug"]: {"state": "review", "hash": "oldhash", "time": 1_700_000_500_000},
+    }
+    with reader(browser) as context:
+        seed_before_scripts(context, V1_KEY, {"version": 1, "marks": marks})
+        page = goto(context.new_page(), seed_url + "tags/")
+        store(page, "S.count()")
+        doc = stored(page)
+        assert doc["format"] == "qa-study-progress" and doc["version"] == 2 and doc["site"] == "/"
+        assert doc["cards"] == {
+            qs[0]["slug"]: {"log": [{"t": 1_700_000_000_000, "g": 3}], "hash": qs[0]["hash"]},
+            qs[1]["slug"]: {"log": [{"t": 1_700_000_500_000, "g": 1}], "hash": "oldhash"},
+        }
+        assert page.evaluate(f"localStorage.getItem({json.dumps(V1_KEY)})") is None
+        page.reload()  # once: a second load does not add the reviews again
+        assert store(page, "S.count()") == 2
+        assert store(page, "S.ready().then(() => S.card(arg).state)", qs[0]["slug"]) in ("learning", "review")
+        assert store(page, "S.changed(arg[0], arg[1])", [qs[1]["slug"], qs[1]["hash"]]) is True
+
+
+def test_due_dates_move_with_the_grade(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url)
+        store(page, "S.ready()")
+        due = {}
+        for g, q in zip((1, 2, 3, 4), qs[:4], strict=True):
+            store(page, "S.grade(arg[0], arg[1], arg[2])", [q["slug"], g, q["hash"]])
+            due[g] = store(page, "S.card(arg).due - Date.now()", q["slug"])
+        assert 0 < due[1] < due[2] < due[3] < due[4], due
+        assert due[4] > 2 * DAY  # Easy on a new card: days, not minutes (FSRS defaults)
+        assert due[1] < 10 * 60_000  # Again: minutes
+        # a second Good a day later pushes the card further out than the first did
+        first = store(page, "S.card(arg).due", qs[2]["slug"])
+        page.evaluate("(ms) => { const now = Date.now; Date.now = () => now() + ms; }", DAY)
+        store(page, "S.grade(arg, 3)", qs[2]["slug"])
+        again = store(page, "S.card(arg)", qs[2]["slug"])
+        assert again["due"] - again["last"] > first - store(page, "S.card(arg).firstReview", qs[2]["slug"])
+        assert again["reviews"] == 2 and again["state"] == "review"
+        # due(now) lists the cards whose time has come; a suspended card is left out
+        later = store(page, "S.due(Date.now() + 20 * 60000)")
+        assert qs[0]["slug"] in later and qs[3]["slug"] not in later
+        store(page, "S.setSuspended(arg, true)", qs[0]["slug"])
+        assert qs[0]["slug"] not in store(page, "S.due(Date.now() + 20 * 60000)")
+        store(page, "S.reset(arg)", qs[1]["slug"])
+        assert store(page, "S.card(arg).state", qs[1]["slug"]) == "new"
+
+
+def test_lookups_are_safe_for_any_slug(browser: Any, seed_url: str) -> None:
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url)
+        store(page, "S.ready()")
+        for slug in ("constructor", "__proto__", "hasownproperty", "tostring", "valueof"):
+            card = store(page, "S.card(arg)", slug)
+            assert card["state"] == "new" and card["reviews"] == 0 and card["note"] == "", slug
+            assert store(page, "S.changed(arg, 'h')", slug) is False
+        for slug in ("constructor", "hasownproperty", "tostring", "valueof"):  # slug-shaped names
+            store(page, "S.grade(arg, 3)", slug)
+            store(page, "S.setNote(arg, 'n')", slug)
+            assert store(page, "S.card(arg).reviews", slug) == 1
+        # "__proto__" is no slug (the build never makes one): refused with a message, nothing stored
+        refused = store(page, "(() => { try { S.grade('__proto__', 3); } catch (e) { return e.message; } })()")
+        assert "bad grade" in refused
+        page.reload()
+        assert sorted(store(page, "S.slugs()")) == ["constructor", "hasownproperty", "tostring", "valueof"]
+        assert store(page, "S.card('__proto__').reviews") == 0
+
+
+def test_merge_docs_is_a_union_of_logs_and_newest_wins() -> None:
+    """mergeDocs, the pure merge the sync and the progress link reuse, run in node on the shipped file."""
+    import subprocess
+
+    from tests.sitekit import ROOT
+
+    script = r"""
+      const vm = require("vm"), fs = require("fs");
+      const ctx = {URL, JSON, Object, Math, Array, Date, Error, Promise, Map, location: {href: "http://x/"}, addEventListener() {},
+                   document: {}, window: null};
+      ctx.window = ctx; vm.createContext(ctx);
+      ctx.QAStudy = {siteRoot: "http://x/", strings: () => (k) => k, el: () => null};
+      vm.runInContext(fs.readFileSync(process.argv[1], "utf8"), ctx);
+      const S = ctx.QAStudy.store;
+      const phone = {format: "qa-study-progress", version: 2, site: "/", cards: {
+        a: {log: [{t: 10, g: 3}, {t: 30, g: 1}], hash: "h2", note: {text: "phone", t: 50}},
+        b: {log: [{t: 5, g: 2}], reset: 20}, c: {log: [{t: 7, g: 4}], suspended: {on: true, t: 8}}}};
+      const laptop = {format: "qa-study-progress", version: 2, site: "/", cards: {
+        a: {log: [{t: 10, g: 3}, {t: 20, g: 4}], hash: "h1", note: {text: "laptop", t: 40}},
+        b: {log: [{t: 15, g: 3}, {t: 25, g: 3}]}, c: {suspended: {on: false, t: 9}}}};
+      const v = (d) => S.validate(d, null).doc;
+      const m = S.mergeDocs(v(laptop), v(phone));
+      const n = S.mergeDocs(v(phone), v(laptop));
+      console.log(JSON.stringify({m, same: JSON.stringify(m) === JSON.stringify(n), laptop: v(laptop)}));
+    """
+    out = subprocess.run(
+        ["node", "-e", script, str(ROOT / "overrides/assets/qa/study-store.js")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    cards = result["m"]["cards"]
+    assert cards["a"] == {
+        "log": [{"t": 10, "g": 3}, {"t": 20, "g": 4}, {"t": 30, "g": 1}],
+        "hash": "h2",  # from the newest review (the phone's)
+        "note": {"text": "phone", "t": 50},
+    }
+    assert cards["b"] == {"log": [{"t": 25, "g": 3}], "reset": 20}  # the reset wins over older reviews
+    assert cards["c"] == {"log": [{"t": 7, "g": 4}], "suspended": {"on": False, "t": 9}}
+    assert result["same"], "merge order changed the result"
+    assert result["laptop"]["cards"]["a"]["log"] == [{"t": 10, "g": 3}, {"t": 20, "g": 4}]  # inputs untouched
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_failed_write_says_so_and_keeps_what_was_there(
+    browser: Any, seed_url: str, data: dict, viewport: dict
+) -> None:
+    qs = data["en"]["questions"]
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), seed_url + "en/", ".qa-panel")
+        store(page, "S.grade(arg, 3)", qs[0]["slug"])
+        before = stored(page)
+        fill_storage(page)
+        code = store(
+            page, "(() => { try { S.grade(arg, 1); return 'saved'; } catch (e) { return e.code; } })()", qs[1]["slug"]
+        )
+        assert code == "quota"
+        alert = page.get_by_role("alert")
+        assert "NOT saved" in alert.inner_text()
+        assert stored(page) == before  # what was there stays whole
+        assert store(page, "S.unsaved()") is True
+        with page.expect_download() as download:
+            alert.get_by_role("button", name="Export progress").click()
+        exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert set(exported["cards"]) == {qs[0]["slug"], qs[1]["slug"]}  # the unsaved review is in the file
+        # an import into a full store is refused as a whole and says so
+        result = store(
+            page,
+            "S.merge(arg).then(() => 'merged', (e) => e.code)",
+            {
+                "format": "qa-study-progress",
+                "version": 2,
+                "site": "/",
+                "cards": {qs[2]["slug"]: {"log": [{"t": 1, "g": 3}]}},
+            },
+        )
+        assert result == "quota" and stored(page) == before
+
+
+# --- the daily review ----------------------------------------------------------------------------------
+
+REVIEW_UI = {
+    "zh": {
+        "counts": "今天到期 {due} 道 · 新题 {fresh} 道",
+        "left": "还剩 {n} 道",
+        "start": "开始复习",
+        "show": "显示答案",
+    },
+    "en": {
+        "counts": "{due} due today · {fresh} new",
+        "left": "{n} left",
+        "start": "Start the review",
+        "show": "Show answer",
+    },
+}
+
+
+def make_due(page: Any, slugs: list[str], hashes: dict[str, str]) -> None:
+    """Reviews ten days ago (one Good on a new card: due again ten minutes later), so these are due now."""
+    doc = {
+        "format": "qa-study-progress",
+        "version": 2,
+        "site": "/",
+        "cards": {s: {"log": [{"t": 0, "g": 3}], "hash": hashes[s]} for s in slugs},
+    }
+    page.evaluate(
+        "(doc) => { const t = Date.now() - 10 * 86400000;"
+        " for (const c of Object.values(doc.cards)) c.log[0].t = t; return QAStudy.store.merge(doc); }",
+        doc,
+    )
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, lang: str, viewport: dict) -> None:
+    qs = data[lang]["questions"]
+    ui = REVIEW_UI[lang]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[3]["slug"], qs[7]["slug"]], hashes)
+        page.reload()
+        page.locator("#qa-review-new").fill("1")
+        page.locator("#qa-review-new").dispatch_event("change")
+        page.wait_for_function(
+            "(want) => document.querySelector('.qa-review__counts').textContent === want",
+            arg=ui["counts"].format(due=2, fresh=1),
+        )
+        page.get_by_role("button", name=ui["start"]).click()
+        seen = []
+        for i, how in enumerate(("click", "key", "key")):
+            page.wait_for_selector(".qa-review__run")
+            assert page.locator(".qa-review__left").inner_text() == ui["left"].format(n=3 - i)
+            title = page.locator(".qa-review__question").inner_text()
+            seen.append(next(q["slug"] for q in qs if q["title"] == title))
+            assert page.locator(".qa-review__answer").is_hidden()
+            assert page.locator(".qa-review__live").inner_text().endswith(title)  # told to a screen reader
+            if how == "click":
+                page.get_by_role("button", name=ui["show"]).click()
+            else:
+                page.keyboard.press("a")
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            grade_bar = page.locator(".qa-review__grade")
+            when = grade_bar.locator(".qa-grade__when").all_inner_texts()
+            assert len(when) == 4 and all(when), when  # each grade shows the interval it would give
+            box = grade_bar.locator("button").first.bounding_box()
+            assert box and box["height"] >= 44, box  # a thumb's size
+            links = page.locator(".qa-review__answer a[href]")
+            assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+            if how == "click":
+                grade_bar.locator("button[data-grade='3']").click()
+            else:
+                page.keyboard.press("4")
+        assert seen[:2] == sorted(seen[:2], key=[qs[3]["slug"], qs[7]["slug"]].index) or set(seen[:2]) == {
+            qs[3]["slug"],
+            qs[7]["slug"],
+        }
+        assert seen[2] not in (qs[3]["slug"], qs[7]["slug"])  # then the new one
+        summary = page.locator(".qa-review__summary")
+        summary.wait_for()
+        line = summary.locator(".qa-review__line").inner_text()
+        assert ("复习了 3 次（3 道题）" if lang == "zh" else "3 reviews (3 questions)") in line
+        assert summary.locator(".qa-review__tomorrow").inner_text()
+        doc = stored(page)
+        for slug in seen:
+            assert doc["cards"][slug]["hash"] == hashes[slug]
+        assert [len(doc["cards"][s]["log"]) for s in seen] == [2, 2, 1]
+        store(page, "S.ready()")
+        for slug in seen:
+            assert store(page, "S.card(arg).due - Date.now()", slug) > 12 * 3_600_000  # all out to later days
+        # and the home page agrees: nothing due, the daily new question taken
+        goto(page, prefix, ".qa-today__line")
+        assert page.locator(".qa-today__line").get_attribute("data-qa-due") == "0"
+
+
+def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[1]["slug"], qs[2]["slug"], qs[4]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.get_by_role("button", name="开始复习").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("3")
+        page.wait_for_function("document.querySelector('.qa-review__left').textContent === '还剩 2 道'")
+        second = page.locator(".qa-review__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+
+        page.reload()  # 1. a reload: offered, and resumed where it was (answer shown)
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        assert page.locator(".qa-review__left").inner_text() == "还剩 2 道"
+
+        page.locator("header .md-header__title, a.md-header__button.md-logo").first.click()  # 2. a link away...
+        page.wait_for_url(seed_url)
+        page.go_back()  # ...and Back
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+
+        page.close()  # 3. the tab closed, the page opened again later
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-resume")
+        assert "还剩 2 道" in page.locator(".qa-resume").inner_text()
+        page.get_by_role("button", name="继续复习").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("4")
+        page.locator(".qa-review__summary").wait_for()
+        assert "复习了 3 次（3 道题）" in page.locator(".qa-review__line").inner_text()
+        page.reload()  # finished: nothing left to resume
+        page.wait_for_selector(".qa-review__setup")
+        assert page.locator(".qa-resume").count() == 0
+        assert page.get_by_role("button", name="放弃这次复习").count() == 0
