@@ -111,6 +111,8 @@
   }
 
   function makeLink() {
+    output.replaceChildren(); // the previous link is gone at once: never copy a stale one
+    output.hidden = true;
     var doc = store.snapshot();
     var count = counts(doc);
     if (!count.cards) {
