@@ -98,10 +98,10 @@
         onclick: makeLink,
       }),
     ]),
-    supported ? null : el("p", { class: "qa-panel__hint", text: t("unsupported") }),
     output,
     status
   );
+  if (!supported) output.before(el("p", { class: "qa-panel__hint", text: t("unsupported") }));
   // opened as a page, or pasted into the address bar of this page already open (only the # changes)
   window.addEventListener("hashchange", received);
   received();
@@ -238,11 +238,8 @@
       var picture = el("div", { class: "qa-qr__svg", "data-qa-qr-modules": String(code.getModuleCount()) });
       // the library's own markup (numbers and paths only; the link is not in it)
       picture.innerHTML = svg;
-      body.replaceChildren(
-        picture,
-        el("p", { class: "qa-panel__hint", text: t("qrHint") }),
-        link.length > QR_EASY ? el("p", { class: "qa-panel__hint", "data-qa-qr-dense": "", text: t("qrDense") }) : null
-      );
+      body.replaceChildren(picture, el("p", { class: "qa-panel__hint", text: t("qrHint") }));
+      if (link.length > QR_EASY) body.appendChild(el("p", { class: "qa-panel__hint", "data-qa-qr-dense": "", text: t("qrDense") }));
     });
   }
 

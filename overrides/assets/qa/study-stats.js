@@ -197,9 +197,14 @@
           return kind === "recall" ? Math.round(row.value * 1000) / 10 : row.value;
         });
         var width = Math.max(240, chart.clientWidth || 600);
+        // tag names that do not fit side by side are drawn slanted, with room below for the longest
+        var longest = kind === "recall" ? labelWidth(rows) : 0;
+        var slant = kind === "recall" && (longest + 12) * rows.length > width - 50;
+        var axisSize = slant ? Math.min(160, Math.ceil(longest * 0.65) + 24) : 40;
+        var height = 160 + axisSize; // the plot area keeps its height whatever room the labels take
         var options = {
           width: width,
-          height: 200,
+          height: height,
           legend: { show: false },
           cursor: { show: false },
           scales: {
@@ -218,8 +223,8 @@
                   return kind === "recall" ? (rows[v] ? rows[v].label : "") : shortDay(v * 1000);
                 });
               },
-              rotate: kind === "recall" && rows.length * 70 > width ? -40 : 0,
-              size: kind === "recall" && rows.length * 70 > width ? 70 : 40,
+              rotate: slant ? 40 : 0, // uPlot: positive is counter-clockwise, each label ending at its tick
+              size: slant ? axisSize : 40,
             },
             {
               stroke: colours.text,
@@ -248,7 +253,7 @@
         plots.push(u);
         if (window.ResizeObserver) {
           new ResizeObserver(function () {
-            if (chart.clientWidth && Math.abs(chart.clientWidth - u.width) > 4) u.setSize({ width: chart.clientWidth, height: 200 });
+            if (chart.clientWidth && Math.abs(chart.clientWidth - u.width) > 4) u.setSize({ width: chart.clientWidth, height: height });
           }).observe(chart);
         }
       },
@@ -257,6 +262,15 @@
         chart.replaceChildren(el("p", { class: "qa-panel__hint", text: t("plotFailed", { reason: error.message }) }));
       }
     );
+  }
+
+  /** The width in pixels of the longest row label, in the font uPlot draws axis labels with. */
+  function labelWidth(rows) {
+    var context = document.createElement("canvas").getContext("2d");
+    context.font = "12px system-ui, -apple-system, sans-serif";
+    return rows.reduce(function (most, row) {
+      return Math.max(most, context.measureText(row.label).width);
+    }, 0);
   }
 
   /** Colours from Material's palette variables, so the plots follow light and dark schemes. */
