@@ -40,7 +40,7 @@ UI = {
         "off": "关闭同步并删除令牌",
         "bad": "已损坏或不完整",
         "toobig": "超出二维码的容量",
-        "e401": "401",
+        "e401": "GitHub 拒绝了这个令牌（401）",
         "network": "网络错误",
         "merged": "已合并进度链接",
     },
@@ -56,7 +56,7 @@ UI = {
         "off": "Turn off sync and delete the token",
         "bad": "damaged or incomplete",
         "toobig": "more than a QR code holds",
-        "e401": "401",
+        "e401": "GitHub refused the token (401)",
         "network": "network error",
         "merged": "Progress link merged",
     },
@@ -567,7 +567,9 @@ def test_sync_errors_are_shown_and_nothing_local_is_lost(browser: Any, seed_url:
         page = open_stats(context, seed_url, lang, "[data-qa-sync] form")
         merge(page, mine)
         connect(page, lang, api, token="github_pat_wrong")
-        page.wait_for_function("document.querySelector('.qa-sync__error').textContent.includes('401')")
+        page.wait_for_function(
+            f"document.querySelector('.qa-sync__error').textContent.includes({json.dumps(UI[lang]['e401'])})"
+        )
         assert snapshot(page)["cards"] == mine["cards"]
         assert api.files == {}
         page.get_by_role("button", name=UI[lang]["off"]).click()
@@ -604,7 +606,9 @@ def test_once_on_sync_runs_in_the_background_on_other_pages(browser: Any, seed_u
         page.evaluate("QAStudy.sync.sync()")
         toast = page.locator(".qa-sync-toast")
         toast.wait_for()
-        assert "401" in toast.inner_text() and toast.locator("a").get_attribute("href").endswith("study/stats/#sync")
+        assert UI["zh"]["e401"] in toast.inner_text() and toast.locator("a").get_attribute("href").endswith(
+            "study/stats/#sync"
+        )
 
 
 # --- screenshots ---------------------------------------------------------------------------------
