@@ -42,6 +42,7 @@ UI = {
         "toobig": "超出二维码的容量",
         "e401": "GitHub 拒绝了这个令牌（401）",
         "network": "网络错误",
+        "full": "浏览器存储空间已满",
         "merged": "已合并进度链接",
     },
     "en": {
@@ -58,6 +59,7 @@ UI = {
         "toobig": "more than a QR code holds",
         "e401": "GitHub refused the token (401)",
         "network": "network error",
+        "full": "The browser's storage is full",
         "merged": "Progress link merged",
     },
 }
@@ -329,6 +331,19 @@ def test_progress_link_declined_or_damaged_changes_nothing(browser: Any, seed_ur
         )
         assert page.locator("[data-qa-merge]").count() == 0
         assert snapshot(page)["cards"] == {}
+        # another site's progress (same origin, another path): refused without asking
+        other = dict(doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(1), "g": 3}]}}), site="/another-site/")
+        page.goto(stats_url(seed_url, "zh") + "#progress=1." + encode_link(other))
+        page.wait_for_function("document.querySelector('.qa-move__status').textContent.includes('属于另一个网站')")
+        assert page.locator("[data-qa-merge]").count() == 0
+        assert snapshot(page)["cards"] == {}
+
+
+def encode_link(document: dict[str, Any]) -> str:
+    """A progress link's payload made here, as the page makes it: deflate-raw, then base64url."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = packer.compress(json.dumps(document).encode()) + packer.flush()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 @pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)])
@@ -609,6 +624,58 @@ def test_once_on_sync_runs_in_the_background_on_other_pages(browser: Any, seed_u
         assert UI["zh"]["e401"] in toast.inner_text() and toast.locator("a").get_attribute("href").endswith(
             "study/stats/#sync"
         )
+
+
+FULL_STORAGE = """
+(() => {
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (window.qaFull && String(key).endsWith(":study")) throw new DOMException("full", "QuotaExceededError");
+    return setItem.call(this, key, value);
+  };
+})();
+"""
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)])
+def test_full_storage_in_the_link_and_sync_loses_nothing(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
+) -> None:
+    a, b = data[lang]["questions"][:2]
+    mine = doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(1), "g": 3}]}})
+    theirs = doc({b["slug"]: {"hash": b["hash"], "log": [{"t": noon(2), "g": 4}]}})
+    with reader(browser) as first:
+        page = open_stats(first, seed_url, lang)
+        merge(page, theirs)
+        link = make_link(page, lang)
+    with contents_api() as (base, api), reader(browser, viewport=viewport) as context:
+        context.add_init_script(FULL_STORAGE)
+        point_at(context, base)
+        page = open_stats(context, seed_url, lang)
+        merge(page, mine)
+        page.evaluate("window.qaFull = true")
+        # a progress link when storage is full: said so, nothing changed, the link kept to try again
+        page.goto(link)
+        page.locator("[data-qa-merge]").wait_for()
+        page.locator("[data-qa-merge]").get_by_role("button", name=UI[lang]["merge"], exact=True).click()
+        page.wait_for_function(
+            f"document.querySelector('.qa-move__status').textContent.includes({json.dumps(UI[lang]['full'])})"
+        )
+        assert page.locator(".qa-move__status").get_attribute("role") == "alert"
+        assert snapshot(page)["cards"] == mine["cards"]
+        assert urlsplit(page.url).fragment.startswith("progress=1.")
+        # sync when storage is full: the other devices' file is not overwritten and local progress stays
+        api.write("qa-study-progress.json", json.dumps(theirs))
+        page.goto(stats_url(seed_url, lang))
+        page.wait_for_selector("[data-qa-sync] form")
+        page.evaluate("window.qaFull = true")
+        connect(page, lang, api)
+        page.wait_for_function(
+            f"document.querySelector('.qa-sync__error').textContent.includes({json.dumps(UI[lang]['full'])})"
+        )
+        assert api.calls("PUT") == []
+        assert api.read_json("qa-study-progress.json") == theirs
+        assert snapshot(page)["cards"] == mine["cards"]
 
 
 # --- screenshots ---------------------------------------------------------------------------------

@@ -37,7 +37,6 @@
       incomingNew: "其中 {newCards} 道题在这个浏览器里还没有记录，另有 {newReviews} 次复习是这里没有的。",
       incomingSame: "这些复习这里都已经有了。",
       incomingSafe: "合并只会添加：这里已有的复习、笔记和暂停都会保留（同一道题的笔记与暂停以较新的为准）。",
-      incomingSite: "注意：这个链接来自另一个网站（{site}）。",
       merge: "合并",
       cancel: "不合并",
       merged: "已合并进度链接：{kept} 道题已保存。",
@@ -69,7 +68,6 @@
       incomingNew: "{newCards} of the cards have no record in this browser yet, and {newReviews} reviews are not here.",
       incomingSame: "This browser already has all of these reviews.",
       incomingSafe: "Merging only adds: every review, note and suspension already here is kept (for a card's note and suspension the newer one wins).",
-      incomingSite: "Note: this link comes from another site ({site}).",
       merge: "Merge",
       cancel: "Don't merge",
       merged: "Progress link merged: {kept} cards saved.",
@@ -268,17 +266,21 @@
   }
 
   function confirmMerge(doc) {
+    if (doc.site && doc.site !== new URL(S.siteRoot).pathname) {
+      forgetLink(); // another site's progress: the store would refuse it, so nothing to confirm
+      status.setAttribute("role", "alert");
+      status.textContent = t("otherSite");
+      return;
+    }
     var incoming = counts(doc);
     var fresh = news(doc, store.snapshot());
     var mergeButton = el("button", { type: "button", class: "qa-button qa-button--primary", "data-qa-action": "merge-link", text: t("merge") });
     var cancelButton = el("button", { type: "button", class: "qa-button", "data-qa-action": "cancel-link", text: t("cancel") });
-    var ownSite = new URL(S.siteRoot).pathname;
     var box = el("dialog", { class: "qa-help qa-merge", "aria-labelledby": "qa-merge-title", "data-qa-merge": "" }, [
       el("div", { class: "qa-help__inner md-typeset" }, [
         el("h2", { id: "qa-merge-title", text: t("incomingTitle") }),
         el("p", { "data-qa-merge-counts": "", text: t("incoming", incoming) }),
         el("p", { text: fresh.newCards || fresh.newReviews ? t("incomingNew", fresh) : t("incomingSame") }),
-        doc.site && doc.site !== ownSite ? el("p", { text: t("incomingSite", { site: doc.site }) }) : null,
         el("p", { class: "qa-panel__hint", text: t("incomingSafe") }),
         el("div", { class: "qa-move__actions" }, [mergeButton, cancelButton]),
       ]),
