@@ -350,3 +350,36 @@ def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: An
         page.wait_for_selector(".qa-review__setup")
         assert page.locator(".qa-resume").count() == 0
         assert page.get_by_role("button", name="放弃这次复习").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, data: dict, lang: str) -> None:
+    qs = data[lang]["questions"]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    words = {
+        "zh": {"note": "我的笔记", "saved": "已保存。", "suspend": "暂停复习", "resume": "恢复复习"},
+        "en": {"note": "My note", "saved": "Saved.", "suspend": "Suspend", "resume": "Resume reviews"},
+    }[lang]
+    with reader(browser) as context:
+        page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
+        page.get_by_text(words["note"], exact=True).click()
+        page.locator(".qa-note__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
+        page.locator("article h1").click()  # leaving the box saves it
+        page.wait_for_selector(f"text={words['saved']}")
+        page.reload()
+        page.wait_for_selector(".qa-note[open]")
+        assert page.locator(".qa-note__text").input_value() == "TP 切分的是权重矩阵 <b>not html</b>"
+        assert store(page, "S.snapshot().cards[arg].note.text", qs[6]["slug"]).startswith("TP 切分")
+        assert "not html" in store(page, "S.exportText()")
+        # suspended: out of the daily review even when due, until resumed
+        make_due(page, [qs[6]["slug"]], {qs[6]["slug"]: qs[6]["hash"]})
+        store(page, "S.ready()")
+        due_now = "QAStudy.store.today({questions: [], bySlug: {[arg]: {bank: 'x', tags: []}}}, Date.now()).due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+        page.reload()
+        page.get_by_role("button", name=words["suspend"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "suspended"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == []
+        page.get_by_role("button", name=words["resume"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
