@@ -383,3 +383,76 @@ def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, da
         page.get_by_role("button", name=words["resume"]).click()
         assert page.locator(".qa-pill").get_attribute("data-qa-card") == "due"
         assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+
+
+def test_a_mock_interview_resumes_after_reload_and_a_link_click(browser: Any, seed_url: str) -> None:
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/mock/", ".qa-mock__setup")
+        page.get_by_label("题数").fill("3")
+        page.get_by_role("button", name="开始面试").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        page.keyboard.press("1")
+        page.wait_for_function("document.querySelector('.qa-mock__progress').textContent === '第 2 / 3 题'")
+        second = page.locator(".qa-mock__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        links = page.locator(".qa-mock__answer a[href]")
+        assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+        page.reload()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__question").inner_text() == second
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")  # it was revealed: still revealed
+        page.locator("a.md-header__button.md-logo").first.click()
+        page.wait_for_url(seed_url)
+        page.go_back()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__progress").inner_text() == "第 2 / 3 题"
+        page.keyboard.press("2")
+        page.keyboard.press("a")
+        page.keyboard.press("3")
+        page.locator(".qa-mock__summary").wait_for()
+        assert page.locator(".qa-mock__line").inner_text().startswith("3 题")
+        page.reload()
+        page.wait_for_selector(".qa-mock__setup")
+        assert page.locator(".qa-resume").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
+    """The review page, a question with its grades, the home's due line: tests/artifacts/review-*.png."""
+    from tests.sitekit import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone = device == "phone"
+    options = {"is_mobile": True, "has_touch": True} if phone else {}
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE if phone else DESKTOP, color_scheme=scheme, **options) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[0]["slug"], qs[5]["slug"], qs[9]["slug"]], hashes)
+
+        def shot(name: str) -> None:
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
+            page.screenshot(path=str(ARTIFACTS / f"review-{name}-{device}-{scheme}.png"))
+
+        for lang, prefix in (("zh", seed_url), ("en", seed_url + "en/")):
+            goto(page, prefix, ".qa-today__line")
+            shot(f"home-{lang}")
+            goto(page, prefix + "study/review/", ".qa-review__setup")
+            shot(f"setup-{lang}")
+            page.locator(".qa-review__start").click()
+            page.locator(".qa-review__think button").click()
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            page.locator(".qa-review__grade").scroll_into_view_if_needed()
+            shot(f"graded-{lang}")
+            page.locator(".qa-review__grade button[data-grade='3']").click()
+            page.locator(".qa-review__end, .qa-mock__end").first.click()
+            page.locator(".qa-review__summary").wait_for()
+            shot(f"summary-{lang}")
+            goto(page, prefix + "study/review/", ".qa-resume, .qa-review__setup")
+            goto(page, prefix + qs[2]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+            page.locator(".qa-marks").scroll_into_view_if_needed()
+            shot(f"question-{lang}")
