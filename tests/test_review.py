@@ -456,3 +456,113 @@ def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, sche
             goto(page, prefix + qs[2]["url"], ".qa-marks .qa-grade__when:not(:empty)")
             page.locator(".qa-marks").scroll_into_view_if_needed()
             shot(f"question-{lang}")
+            page.evaluate("document.querySelector('.qa-note').open = true")
+            page.locator(".qa-note__text").fill("TP: 按列切分权重 / split the weights by column")
+            page.locator(".qa-suspend").click()
+            page.locator(".qa-card-tools").scroll_into_view_if_needed()
+            shot(f"note-suspended-{lang}")
+            page.locator(".qa-suspend").click()
+
+
+# --- export and import: merge, never clobber ----------------------------------------------------------
+
+
+def export_file(page: Any, name: str, tmp: Path) -> Path:
+    with page.expect_download() as download:
+        page.locator("[data-qa-backup] button[data-qa-action=export]").click()
+    path = tmp / name
+    download.value.save_as(path)
+    return path
+
+
+def import_file(page: Any, path: Path) -> str:
+    status = page.locator(".qa-backup__status")
+    before = status.inner_text()
+    with page.expect_file_chooser() as chooser:
+        page.locator("[data-qa-backup] button[data-qa-action=import]").click()
+    chooser.value.set_files(path)
+    page.wait_for_function(
+        "(before) => { const s = document.querySelector('.qa-backup__status').textContent; return s && s !== before; }",
+        arg=before,
+        timeout=60_000,
+    )
+    return status.inner_text()
+
+
+def test_a_phones_file_merges_into_a_laptops_store(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["zh"]["questions"]
+    with (
+        reader(browser, viewport=PHONE, accept_downloads=True) as phone_ctx,
+        reader(browser, accept_downloads=True) as laptop_ctx,
+    ):
+        phone = goto(phone_ctx.new_page(), seed_url + "en/" + qs[0]["url"], ".qa-marks")
+        phone.keyboard.press("3")
+        goto(phone, seed_url + "en/" + qs[1]["url"], ".qa-marks")
+        phone.keyboard.press("1")
+        store(phone, "S.setNote(arg, 'from the phone')", qs[1]["slug"])
+        laptop = goto(laptop_ctx.new_page(), seed_url + qs[0]["url"], ".qa-marks")
+        laptop.keyboard.press("1")
+        goto(laptop, seed_url + qs[2]["url"], ".qa-marks")
+        laptop.keyboard.press("4")
+        goto(phone, seed_url + "en/", "[data-qa-backup] button")
+        phone_file = export_file(phone, "phone.json", tmp_path)
+        exported = json.loads(phone_file.read_text(encoding="utf-8"))
+        assert (
+            exported["version"] == 2
+            and exported["site"] == "/"
+            and set(exported["cards"]) == {qs[0]["slug"], qs[1]["slug"]}
+        )
+
+        goto(laptop, seed_url, "[data-qa-backup] button")
+        said = import_file(laptop, phone_file)
+        assert said == "已合并 2 道题的记录（新增 2 次复习），已写入并核对。"
+        cards = stored(laptop)["cards"]
+        assert [e["g"] for e in cards[qs[0]["slug"]]["log"]] == [3, 1]  # both devices' reviews, in time order
+        assert cards[qs[1]["slug"]]["note"]["text"] == "from the phone"
+        assert [e["g"] for e in cards[qs[2]["slug"]]["log"]] == [4]  # the laptop's own, untouched
+        said = import_file(laptop, phone_file)  # the same file again: nothing new, nothing doubled
+        assert "新增 0 次复习" in said and [e["g"] for e in stored(laptop)["cards"][qs[0]["slug"]]["log"]] == [3, 1]
+
+        laptop_file = export_file(laptop, "laptop.json", tmp_path)  # and back: both hold the same history
+        assert "Merged the progress of 3 questions (2 new reviews)" in import_file(phone, laptop_file)
+        assert stored(phone)["cards"] == stored(laptop)["cards"]
+
+
+def test_import_checks_the_file_against_this_site(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["en"]["questions"]
+    v1 = {
+        "format": "qa-study-progress",
+        "version": 1,
+        "site": seed_url,
+        "marks": {
+            qs[0]["slug"]: {"state": "know", "hash": qs[0]["hash"], "time": 1_700_000_000_000},
+            qs[1]["slug"]: {"state": "review", "hash": qs[1]["hash"], "time": 1_700_000_000_001},
+            "not-on-this-site": {"state": "know", "hash": "x", "time": 1},
+            "Bad Slug!": {"state": "know", "hash": "x", "time": 1},
+            "constructor": {"state": "know", "hash": "x", "time": 1},
+        },
+    }
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(v1), encoding="utf-8")
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "en/", "[data-qa-backup] button")
+        said = import_file(page, path)
+        assert said == (
+            "Merged the progress of 2 questions (2 new reviews), written and checked. 3 more were not imported: "
+            "2 questions this site does not have, 1 malformed question ids."
+        )
+        assert [e["g"] for e in stored(page)["cards"][qs[0]["slug"]]["log"]] == [3]
+        assert [e["g"] for e in stored(page)["cards"][qs[1]["slug"]]["log"]] == [1]
+        before = stored(page)
+
+        other = dict(v1, version=2, site="/someone-else/", cards={qs[2]["slug"]: {"log": [{"t": 5, "g": 3}]}})
+        path.write_text(json.dumps(other), encoding="utf-8")
+        assert import_file(page, path) == "“v1.json” comes from another site (/someone-else/); nothing was imported."
+        assert stored(page) == before
+
+        # 120,000 marks of questions this site does not have: none is counted, none is stored
+        junk = {f"q-{i}": {"state": "know", "hash": "h", "time": 1_700_000_000_000 + i} for i in range(120_000)}
+        path.write_text(json.dumps({"format": "qa-study-progress", "version": 1, "marks": junk}), encoding="utf-8")
+        said = import_file(page, path)
+        assert said.startswith("Merged the progress of 0 questions (0 new reviews)") and "120000 questions" in said
+        assert stored(page) == before

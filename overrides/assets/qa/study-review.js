@@ -36,6 +36,7 @@
       announceGrade: "已记为“{grade}”，{when}后再复习。",
       summary: "复习完成",
       summaryLine: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
+      summaryLineOne: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
       summaryNone: "这次没有复习任何题。",
       back: "返回今日复习",
       keyReveal: "显示答案",
@@ -70,6 +71,7 @@
       announceGrade: "Graded “{grade}”, next review in {when}.",
       summary: "Review done",
       summaryLine: "{n} reviews ({distinct} questions) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
+      summaryLineOne: "1 review (1 question) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
       summaryNone: "No question was reviewed this time.",
       back: "Back to today's review",
       keyReveal: "Show the answer",
@@ -333,7 +335,7 @@
     var heading = el("h2", { tabindex: "-1", text: t("summary") });
     var line = done.length
       ? t(
-          "summaryLine",
+          done.length === 1 ? "summaryLineOne" : "summaryLine",
           Object.assign({ n: done.length, distinct: Object.keys(distinct).length, time: S.clock(seconds) }, counts)
         )
       : t("summaryNone");
