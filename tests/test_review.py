@@ -566,3 +566,37 @@ def test_import_checks_the_file_against_this_site(browser: Any, seed_url: str, d
         said = import_file(page, path)
         assert said.startswith("Merged the progress of 0 questions (0 new reviews)") and "120000 questions" in said
         assert stored(page) == before
+
+
+def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE, accept_downloads=True) as context:
+        page = goto(context.new_page(), seed_url + qs[4]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+        fill_storage(page)
+        page.keyboard.press("3")  # a grade on a question page
+        assert "保存失败" in page.locator(".qa-marks__status").inner_text()
+        assert "存储空间已满" in page.get_by_role("alert").inner_text()
+        assert stored(page) == {}
+        page.evaluate(
+            "Object.keys(localStorage).filter(k => k.startsWith('filler:')).forEach(k => localStorage.removeItem(k))"
+        )
+
+        goto(page, seed_url + "study/review/", ".qa-review__setup")  # a review session
+        make_due(page, [qs[1]["slug"], qs[2]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.locator(".qa-review__start").click()
+        before = stored(page)
+        fill_storage(page)
+        page.locator(".qa-review__think button").click()
+        page.locator(".qa-review__grade button[data-grade='3']").click()
+        alert = page.get_by_role("alert")
+        assert "存储空间已满" in alert.inner_text()
+        assert stored(page) == before  # storage keeps what was there
+        assert page.locator(".qa-review__left").inner_text() == "还剩 1 道"  # and the session goes on
+        with page.expect_download() as download:
+            alert.get_by_role("button", name="导出进度").click()
+        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        graded = [s for s in (qs[1]["slug"], qs[2]["slug"]) if len(saved["cards"][s]["log"]) == 2]
+        assert len(graded) == 1  # the grade storage refused is in the file

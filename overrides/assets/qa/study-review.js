@@ -41,7 +41,6 @@
       back: "返回今日复习",
       keyReveal: "显示答案",
       keyGrade: "评分：重来 / 困难 / 良好 / 简单",
-      notSaved: "这次评分没有保存：{why}",
     },
     en: {
       setup: "Today's review",
@@ -76,7 +75,6 @@
       back: "Back to today's review",
       keyReveal: "Show the answer",
       keyGrade: "Grade: Again / Hard / Good / Easy",
-      notSaved: "This grade was not saved: {why}",
     },
   });
   var data = null;
@@ -233,7 +231,6 @@
       el("span", { class: "qa-marks__ask", text: t("ask") }),
       grades.node,
     ]);
-    var status = el("p", { class: "qa-review__status", role: "alert", hidden: true });
     var tags = el(
       "p",
       { class: "qa-mock__tags-line" },
@@ -252,9 +249,8 @@
       think,
       answerBox,
       gradeBar,
-      status,
     ]);
-    view = { q: q, think: think, answerBox: answerBox, gradeBar: gradeBar, grades: grades, status: status };
+    view = { q: q, think: think, answerBox: answerBox, gradeBar: gradeBar, grades: grades };
     show(node, title);
     var said = t("announce", { i: run.done.length + 1, left: left, title: q.title });
     live.textContent = typeof announce === "string" ? announce + " " + said : said;
@@ -299,9 +295,8 @@
     try {
       store.grade(q.slug, g, q.hash);
     } catch (e) {
-      view.status.hidden = false;
-      view.status.textContent = t("notSaved", { why: e.code || e.message });
-      return;
+      // Storage refused it: the store keeps the review in memory (its banner says so and offers the
+      // export), so the session goes on rather than asking for the same grade again.
     }
     var c = store.card(q.slug);
     run.done.push({ slug: q.slug, g: g });
