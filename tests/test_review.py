@@ -350,3 +350,253 @@ def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: An
         page.wait_for_selector(".qa-review__setup")
         assert page.locator(".qa-resume").count() == 0
         assert page.get_by_role("button", name="放弃这次复习").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, data: dict, lang: str) -> None:
+    qs = data[lang]["questions"]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    words = {
+        "zh": {"note": "我的笔记", "saved": "已保存。", "suspend": "暂停复习", "resume": "恢复复习"},
+        "en": {"note": "My note", "saved": "Saved.", "suspend": "Suspend", "resume": "Resume reviews"},
+    }[lang]
+    with reader(browser) as context:
+        page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
+        page.get_by_text(words["note"], exact=True).click()
+        page.locator(".qa-note__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
+        page.locator("article h1").click()  # leaving the box saves it
+        page.wait_for_selector(f"text={words['saved']}")
+        page.reload()
+        page.wait_for_selector(".qa-note[open]")
+        assert page.locator(".qa-note__text").input_value() == "TP 切分的是权重矩阵 <b>not html</b>"
+        assert store(page, "S.snapshot().cards[arg].note.text", qs[6]["slug"]).startswith("TP 切分")
+        assert "not html" in store(page, "S.exportText()")
+        # suspended: out of the daily review even when due, until resumed
+        make_due(page, [qs[6]["slug"]], {qs[6]["slug"]: qs[6]["hash"]})
+        store(page, "S.ready()")
+        due_now = "QAStudy.store.today({questions: [], bySlug: {[arg]: {bank: 'x', tags: []}}}, Date.now()).due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+        page.reload()
+        page.get_by_role("button", name=words["suspend"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "suspended"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == []
+        page.get_by_role("button", name=words["resume"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+
+
+def test_a_mock_interview_resumes_after_reload_and_a_link_click(browser: Any, seed_url: str) -> None:
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/mock/", ".qa-mock__setup")
+        page.get_by_label("题数").fill("3")
+        page.get_by_role("button", name="开始面试").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        page.keyboard.press("1")
+        page.wait_for_function("document.querySelector('.qa-mock__progress').textContent === '第 2 / 3 题'")
+        second = page.locator(".qa-mock__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        links = page.locator(".qa-mock__answer a[href]")
+        assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+        page.reload()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__question").inner_text() == second
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")  # it was revealed: still revealed
+        page.locator("a.md-header__button.md-logo").first.click()
+        page.wait_for_url(seed_url)
+        page.go_back()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__progress").inner_text() == "第 2 / 3 题"
+        page.keyboard.press("2")
+        page.keyboard.press("a")
+        page.keyboard.press("3")
+        page.locator(".qa-mock__summary").wait_for()
+        assert page.locator(".qa-mock__line").inner_text().startswith("3 题")
+        page.reload()
+        page.wait_for_selector(".qa-mock__setup")
+        assert page.locator(".qa-resume").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
+    """The review page, a question with its grades, the home's due line: tests/artifacts/review-*.png."""
+    from tests.sitekit import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone = device == "phone"
+    options = {"is_mobile": True, "has_touch": True} if phone else {}
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE if phone else DESKTOP, color_scheme=scheme, **options) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[0]["slug"], qs[5]["slug"], qs[9]["slug"]], hashes)
+
+        def shot(name: str) -> None:
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
+            page.screenshot(path=str(ARTIFACTS / f"review-{name}-{device}-{scheme}.png"))
+
+        for lang, prefix in (("zh", seed_url), ("en", seed_url + "en/")):
+            goto(page, prefix, ".qa-today__line")
+            shot(f"home-{lang}")
+            goto(page, prefix + "study/review/", ".qa-review__setup")
+            shot(f"setup-{lang}")
+            page.locator(".qa-review__start").click()
+            page.locator(".qa-review__think button").click()
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            page.locator(".qa-review__grade").scroll_into_view_if_needed()
+            shot(f"graded-{lang}")
+            page.locator(".qa-review__grade button[data-grade='3']").click()
+            page.locator(".qa-review__end, .qa-mock__end").first.click()
+            page.locator(".qa-review__summary").wait_for()
+            shot(f"summary-{lang}")
+            goto(page, prefix + "study/review/", ".qa-resume, .qa-review__setup")
+            goto(page, prefix + qs[2]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+            page.locator(".qa-marks").scroll_into_view_if_needed()
+            shot(f"question-{lang}")
+            page.evaluate("document.querySelector('.qa-note').open = true")
+            page.locator(".qa-note__text").fill("TP: 按列切分权重 / split the weights by column")
+            page.locator(".qa-suspend").click()
+            page.locator(".qa-card-tools").scroll_into_view_if_needed()
+            shot(f"note-suspended-{lang}")
+            page.locator(".qa-suspend").click()
+
+
+# --- export and import: merge, never clobber ----------------------------------------------------------
+
+
+def export_file(page: Any, name: str, tmp: Path) -> Path:
+    with page.expect_download() as download:
+        page.locator("[data-qa-backup] button[data-qa-action=export]").click()
+    path = tmp / name
+    download.value.save_as(path)
+    return path
+
+
+def import_file(page: Any, path: Path) -> str:
+    status = page.locator(".qa-backup__status")
+    before = status.inner_text()
+    with page.expect_file_chooser() as chooser:
+        page.locator("[data-qa-backup] button[data-qa-action=import]").click()
+    chooser.value.set_files(path)
+    page.wait_for_function(
+        "(before) => { const s = document.querySelector('.qa-backup__status').textContent; return s && s !== before; }",
+        arg=before,
+        timeout=60_000,
+    )
+    return status.inner_text()
+
+
+def test_a_phones_file_merges_into_a_laptops_store(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["zh"]["questions"]
+    with (
+        reader(browser, viewport=PHONE, accept_downloads=True) as phone_ctx,
+        reader(browser, accept_downloads=True) as laptop_ctx,
+    ):
+        phone = goto(phone_ctx.new_page(), seed_url + "en/" + qs[0]["url"], ".qa-marks")
+        phone.keyboard.press("3")
+        goto(phone, seed_url + "en/" + qs[1]["url"], ".qa-marks")
+        phone.keyboard.press("1")
+        store(phone, "S.setNote(arg, 'from the phone')", qs[1]["slug"])
+        laptop = goto(laptop_ctx.new_page(), seed_url + qs[0]["url"], ".qa-marks")
+        laptop.keyboard.press("1")
+        goto(laptop, seed_url + qs[2]["url"], ".qa-marks")
+        laptop.keyboard.press("4")
+        goto(phone, seed_url + "en/", "[data-qa-backup] button")
+        phone_file = export_file(phone, "phone.json", tmp_path)
+        exported = json.loads(phone_file.read_text(encoding="utf-8"))
+        assert (
+            exported["version"] == 2
+            and exported["site"] == "/"
+            and set(exported["cards"]) == {qs[0]["slug"], qs[1]["slug"]}
+        )
+
+        goto(laptop, seed_url, "[data-qa-backup] button")
+        said = import_file(laptop, phone_file)
+        assert said == "已合并 2 道题的记录（新增 2 次复习），已写入并核对。"
+        cards = stored(laptop)["cards"]
+        assert [e["g"] for e in cards[qs[0]["slug"]]["log"]] == [3, 1]  # both devices' reviews, in time order
+        assert cards[qs[1]["slug"]]["note"]["text"] == "from the phone"
+        assert [e["g"] for e in cards[qs[2]["slug"]]["log"]] == [4]  # the laptop's own, untouched
+        said = import_file(laptop, phone_file)  # the same file again: nothing new, nothing doubled
+        assert "新增 0 次复习" in said and [e["g"] for e in stored(laptop)["cards"][qs[0]["slug"]]["log"]] == [3, 1]
+
+        laptop_file = export_file(laptop, "laptop.json", tmp_path)  # and back: both hold the same history
+        assert "Merged the progress of 3 questions (2 new reviews)" in import_file(phone, laptop_file)
+        assert stored(phone)["cards"] == stored(laptop)["cards"]
+
+
+def test_import_checks_the_file_against_this_site(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["en"]["questions"]
+    v1 = {
+        "format": "qa-study-progress",
+        "version": 1,
+        "site": seed_url,
+        "marks": {
+            qs[0]["slug"]: {"state": "know", "hash": qs[0]["hash"], "time": 1_700_000_000_000},
+            qs[1]["slug"]: {"state": "review", "hash": qs[1]["hash"], "time": 1_700_000_000_001},
+            "not-on-this-site": {"state": "know", "hash": "x", "time": 1},
+            "Bad Slug!": {"state": "know", "hash": "x", "time": 1},
+            "constructor": {"state": "know", "hash": "x", "time": 1},
+        },
+    }
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(v1), encoding="utf-8")
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "en/", "[data-qa-backup] button")
+        said = import_file(page, path)
+        assert said == (
+            "Merged the progress of 2 questions (2 new reviews), written and checked. 3 more were not imported: "
+            "2 questions this site does not have, 1 malformed question ids."
+        )
+        assert [e["g"] for e in stored(page)["cards"][qs[0]["slug"]]["log"]] == [3]
+        assert [e["g"] for e in stored(page)["cards"][qs[1]["slug"]]["log"]] == [1]
+        before = stored(page)
+
+        other = dict(v1, version=2, site="/someone-else/", cards={qs[2]["slug"]: {"log": [{"t": 5, "g": 3}]}})
+        path.write_text(json.dumps(other), encoding="utf-8")
+        assert import_file(page, path) == "“v1.json” comes from another site (/someone-else/); nothing was imported."
+        assert stored(page) == before
+
+        # 120,000 marks of questions this site does not have: none is counted, none is stored
+        junk = {f"q-{i}": {"state": "know", "hash": "h", "time": 1_700_000_000_000 + i} for i in range(120_000)}
+        path.write_text(json.dumps({"format": "qa-study-progress", "version": 1, "marks": junk}), encoding="utf-8")
+        said = import_file(page, path)
+        assert said.startswith("Merged the progress of 0 questions (0 new reviews)") and "120000 questions" in said
+        assert stored(page) == before
+
+
+def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE, accept_downloads=True) as context:
+        page = goto(context.new_page(), seed_url + qs[4]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+        fill_storage(page)
+        page.keyboard.press("3")  # a grade on a question page
+        assert "保存失败" in page.locator(".qa-marks__status").inner_text()
+        assert "存储空间已满" in page.get_by_role("alert").inner_text()
+        assert stored(page) == {}
+        page.evaluate(
+            "Object.keys(localStorage).filter(k => k.startsWith('filler:')).forEach(k => localStorage.removeItem(k))"
+        )
+
+        goto(page, seed_url + "study/review/", ".qa-review__setup")  # a review session
+        make_due(page, [qs[1]["slug"], qs[2]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.locator(".qa-review__start").click()
+        before = stored(page)
+        fill_storage(page)
+        page.locator(".qa-review__think button").click()
+        page.locator(".qa-review__grade button[data-grade='3']").click()
+        alert = page.get_by_role("alert")
+        assert "存储空间已满" in alert.inner_text()
+        assert stored(page) == before  # storage keeps what was there
+        assert page.locator(".qa-review__left").inner_text() == "还剩 1 道"  # and the session goes on
+        with page.expect_download() as download:
+            alert.get_by_role("button", name="导出进度").click()
+        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        graded = [s for s in (qs[1]["slug"], qs[2]["slug"]) if len(saved["cards"][s]["log"]) == 2]
+        assert len(graded) == 1  # the grade storage refused is in the file

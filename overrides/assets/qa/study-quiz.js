@@ -175,6 +175,7 @@
     title: t("suspendHint"),
     "aria-pressed": "false",
     onclick: function () {
+      if (!ready) return;
       var on = !store.card(slug).suspended;
       attempt(function () {
         store.setSuspended(slug, on);
@@ -206,7 +207,7 @@
   answer.parentNode.insertBefore(cover, answer);
   answer.parentNode.insertBefore(cardTools, answer.nextSibling);
   answer.parentNode.insertBefore(marks, answer.nextSibling);
-  noteBox.value = store.card(slug).note;
+  noteBox.value = store.note(slug);
   note.open = !!noteBox.value;
 
   function hidden() {
@@ -264,7 +265,7 @@
 
   function saveNote() {
     clearTimeout(noteTimer);
-    if (noteBox.value === store.card(slug).note) return;
+    if (noteBox.value === store.note(slug)) return;
     if (attempt(function () {
       store.setNote(slug, noteBox.value);
     })) noteStatus.textContent = t("noteSaved");

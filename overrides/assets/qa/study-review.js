@@ -36,11 +36,11 @@
       announceGrade: "已记为“{grade}”，{when}后再复习。",
       summary: "复习完成",
       summaryLine: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
+      summaryLineOne: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
       summaryNone: "这次没有复习任何题。",
       back: "返回今日复习",
       keyReveal: "显示答案",
       keyGrade: "评分：重来 / 困难 / 良好 / 简单",
-      notSaved: "这次评分没有保存：{why}",
     },
     en: {
       setup: "Today's review",
@@ -70,11 +70,11 @@
       announceGrade: "Graded “{grade}”, next review in {when}.",
       summary: "Review done",
       summaryLine: "{n} reviews ({distinct} questions) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
+      summaryLineOne: "1 review (1 question) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
       summaryNone: "No question was reviewed this time.",
       back: "Back to today's review",
       keyReveal: "Show the answer",
       keyGrade: "Grade: Again / Hard / Good / Easy",
-      notSaved: "This grade was not saved: {why}",
     },
   });
   var data = null;
@@ -231,7 +231,6 @@
       el("span", { class: "qa-marks__ask", text: t("ask") }),
       grades.node,
     ]);
-    var status = el("p", { class: "qa-review__status", role: "alert", hidden: true });
     var tags = el(
       "p",
       { class: "qa-mock__tags-line" },
@@ -250,9 +249,8 @@
       think,
       answerBox,
       gradeBar,
-      status,
     ]);
-    view = { q: q, think: think, answerBox: answerBox, gradeBar: gradeBar, grades: grades, status: status };
+    view = { q: q, think: think, answerBox: answerBox, gradeBar: gradeBar, grades: grades };
     show(node, title);
     var said = t("announce", { i: run.done.length + 1, left: left, title: q.title });
     live.textContent = typeof announce === "string" ? announce + " " + said : said;
@@ -297,9 +295,8 @@
     try {
       store.grade(q.slug, g, q.hash);
     } catch (e) {
-      view.status.hidden = false;
-      view.status.textContent = t("notSaved", { why: e.code || e.message });
-      return;
+      // Storage refused it: the store keeps the review in memory (its banner says so and offers the
+      // export), so the session goes on rather than asking for the same grade again.
     }
     var c = store.card(q.slug);
     run.done.push({ slug: q.slug, g: g });
@@ -333,7 +330,7 @@
     var heading = el("h2", { tabindex: "-1", text: t("summary") });
     var line = done.length
       ? t(
-          "summaryLine",
+          done.length === 1 ? "summaryLineOne" : "summaryLine",
           Object.assign({ n: done.length, distinct: Object.keys(distinct).length, time: S.clock(seconds) }, counts)
         )
       : t("summaryNone");

@@ -448,6 +448,12 @@
     );
   }
 
+  /** The reader's note on a question ("" when none); needs no scheduler. */
+  function note(slug) {
+    var c = load().cards[slug];
+    return c && c.note ? c.note.text : "";
+  }
+
   function setNote(slug, text) {
     save(
       withCard(slug, function (c) {
@@ -725,33 +731,6 @@
     }
   });
 
-  // --- version-1 calls, until every widget grades (removed once study-quiz/progress/mock do) ------
-  function v1Mark(slug) {
-    var c = load().cards[slug];
-    if (!c || !c.log.length) return null;
-    var last = c.log[c.log.length - 1];
-    return { state: last.g >= 3 ? "know" : "review", hash: c.hash || "", time: last.t };
-  }
-
-  function v1Set(slug, state, hash) {
-    var previous = v1Mark(slug);
-    if (!state) reset(slug);
-    else grade(slug, V1_GRADE[state], hash);
-    return previous;
-  }
-
-  function v1Stats(questions) {
-    var out = { total: 0, know: 0, review: 0, none: 0, changed: 0 };
-    questions.forEach(function (q) {
-      var m = v1Mark(q.slug);
-      out.total += 1;
-      if (!m) out.none += 1;
-      else out[m.state] += 1;
-      if (changed(q.slug, q.hash)) out.changed += 1;
-    });
-    return out;
-  }
-
   S.store = {
     FORMAT: FORMAT,
     VERSION: VERSION,
@@ -769,6 +748,7 @@
     due: due,
     today: today,
     reviewed: reviewed,
+    note: note,
     setNote: setNote,
     setSuspended: setSuspended,
     reset: reset,
@@ -793,18 +773,5 @@
     lastMock: lastMock,
     saveMock: saveMock,
     onChange: onChange,
-    get: v1Mark,
-    set: v1Set,
-    restore: function (slug, mark) {
-      var c = load().cards[slug];
-      if (c && c.log.length) undo(slug, c.log[c.log.length - 1]);
-      if (mark && !v1Mark(slug)) grade(slug, V1_GRADE[mark.state], mark.hash);
-    },
-    setMany: function (list) {
-      list.forEach(function (item) {
-        grade(item.slug, V1_GRADE[item.state], item.hash);
-      });
-    },
-    stats: v1Stats,
   };
 })();
