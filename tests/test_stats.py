@@ -718,3 +718,39 @@ def test_screenshots_of_the_stats_page(
         wait_synced(page)
         page.locator("[data-qa-sync]").screenshot(path=str(ARTIFACTS / f"stats-sync-on-{name}.png"))
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+# --- accessibility -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("scheme", "viewport"), [("light", DESKTOP), ("dark", PHONE)])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_axe_finds_nothing_on_the_stats_page(
+    browser: Any, seed_url: str, data: dict, lang: str, scheme: str, viewport: dict[str, int]
+) -> None:
+    """With plots, tables, notes, a progress link and the sync form on it, and with the merge dialog open."""
+    from tests.qualitykit import AXE
+
+    qs = data[lang]["questions"]
+    cards = {
+        q["slug"]: {
+            "hash": q["hash"],
+            "log": [{"t": noon(i % 9), "g": 1 + i % 4}],
+            "note": {"text": f"n{i}", "t": noon(1)},
+        }
+        for i, q in enumerate(qs)
+    }
+    with reader(browser, viewport=viewport, color_scheme=scheme, service_workers="block") as context:
+        page = open_stats(context, seed_url, lang)
+        merge(page, doc(cards))
+        page.wait_for_selector('[data-qa-plot-drawn="recall"] canvas')
+        link = make_link(page, lang)
+        page.add_script_tag(path=str(AXE))
+        run = "async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' '))"
+        found = page.evaluate(run)
+        other = context.new_page()
+        other.goto(link)
+        other.locator("[data-qa-merge]").wait_for()
+        other.add_script_tag(path=str(AXE))
+        found += ["merge dialog: " + v for v in other.evaluate(run)]
+        assert found == []
