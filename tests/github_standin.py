@@ -42,6 +42,9 @@ class ContentsAPI:
     requests: list[Request] = field(default_factory=list)
     before_put: list[Callable[[ContentsAPI], None]] = field(default_factory=list)
     """Run (and removed) one per PUT, before the PUT is checked: another device's write goes here."""
+    inline_limit: int = 1024 * 1024
+    """Files larger than this come without content (encoding "none"), as GitHub's do above 1 MB;
+    the raw media type (`Accept: application/vnd.github.raw+json`) still returns them."""
     fail_next: list[int] = field(default_factory=list)
     """Statuses to answer the next requests with (one each), e.g. [500]."""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -105,17 +108,27 @@ def _handler(state: ContentsAPI) -> type[http.server.BaseHTTPRequestHandler]:
             if data is None:
                 self._json(404, {"message": "Not Found", "status": "404"})
                 return
+            if "raw" in (self.headers.get("Accept") or ""):
+                self.send_response(200)
+                self._cors()
+                self.send_header("Content-Type", "application/vnd.github.raw+json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("ETag", f'"{blob_sha(data)}"')
+                self.end_headers()
+                self.wfile.write(data)
+                return
             encoded = base64.b64encode(data).decode("ascii")
             wrapped = "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60)) + "\n"
+            large = len(data) > state.inline_limit
             self._json(
                 200,
                 {
                     "type": "file",
-                    "encoding": "base64",
+                    "encoding": "none" if large else "base64",
                     "size": len(data),
                     "name": path.rsplit("/", 1)[-1],
                     "path": path,
-                    "content": wrapped,
+                    "content": "" if large else wrapped,
                     "sha": blob_sha(data),
                 },
             )

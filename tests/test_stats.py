@@ -603,6 +603,36 @@ def test_sync_errors_are_shown_and_nothing_local_is_lost(browser: Any, seed_url:
         assert snapshot(page)["cards"] == mine["cards"]
 
 
+def test_a_file_over_the_inline_limit_is_read_raw_and_a_foreign_file_is_left_alone(
+    browser: Any, seed_url: str, data: dict
+) -> None:
+    a, b = data["en"]["questions"][:2]
+    path = "qa-study-progress.json"
+    api = ContentsAPI(inline_limit=200)  # GitHub sends no content above 1 MB; here above 200 bytes
+    theirs = doc({b["slug"]: {"hash": b["hash"], "log": [{"t": noon(3 + n), "g": 3} for n in range(6)]}})
+    api.write(path, json.dumps(theirs))
+    with contents_api(api) as (base, _), reader(browser) as context:
+        point_at(context, base)
+        page = open_stats(context, seed_url, "en", "[data-qa-sync] form")
+        merge(page, doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(1), "g": 2}]}}))
+        connect(page, "en", api)
+        wait_synced(page)
+        assert [r.headers.get("Accept") for r in api.calls("GET")] == [
+            "application/vnd.github+json",
+            "application/vnd.github.raw+json",
+        ]
+        assert set(snapshot(page)["cards"]) == {a["slug"], b["slug"]}
+        assert set(api.read_json(path)["cards"]) == {a["slug"], b["slug"]}
+        # a file at that path that is not a progress file: said so, and neither it nor the progress here changes
+        api.write(path, "# my notes\n")
+        puts = len(api.calls("PUT"))
+        page.get_by_role("button", name="Sync now").click()
+        page.wait_for_function("document.querySelector('.qa-sync__error').textContent.includes('not a progress file')")
+        assert len(api.calls("PUT")) == puts
+        assert api.files[path] == b"# my notes\n"
+        assert set(snapshot(page)["cards"]) == {a["slug"], b["slug"]}
+
+
 def test_once_on_sync_runs_in_the_background_on_other_pages(browser: Any, seed_url: str, data: dict) -> None:
     a, b = data["zh"]["questions"][:2]
     with contents_api() as (base, api), reader(browser) as context:

@@ -195,14 +195,17 @@
     return request("GET", contentsUrl(config) + query, token).then(function (response) {
       if (response.status === 404) return { doc: null, sha: null };
       return response.json().then(function (body) {
-        var doc;
-        try {
-          doc = JSON.parse(fromBase64(String(body.content || "")));
-        } catch (e) {
-          doc = null;
-        }
-        if (!doc || doc.format !== "qa-study-progress" || typeof doc.cards !== "object") throw failure("foreign");
-        return { doc: doc, sha: body.sha };
+        // above 1 MB the API sends no content (encoding "none"); the raw media type still returns it
+        var text = body.encoding === "none" || (!body.content && body.size > 0)
+          ? request("GET", contentsUrl(config) + query, token, null, "application/vnd.github.raw+json").then(function (raw) {
+              return raw.text();
+            })
+          : Promise.resolve(fromBase64(String(body.content || "")));
+        return text.then(function (content) {
+          var doc = parsed(content);
+          if (!doc || doc.format !== "qa-study-progress" || typeof doc.cards !== "object") throw failure("foreign");
+          return { doc: doc, sha: body.sha };
+        });
       });
     });
   }
@@ -218,7 +221,7 @@
   }
 
   /** fetch with GitHub's headers; resolves to the response on 2xx and on a GET's 404, rejects otherwise. */
-  function request(method, url, token, body) {
+  function request(method, url, token, body, accept) {
     var options = {
       method: method,
       // GitHub allows caching contents for 60 s: a cached read would hand back a stale sha
@@ -226,7 +229,7 @@
       credentials: "omit",
       referrerPolicy: "no-referrer",
       headers: {
-        Accept: "application/vnd.github+json",
+        Accept: accept || "application/vnd.github+json",
         Authorization: "Bearer " + token,
         "X-GitHub-Api-Version": "2022-11-28",
       },
@@ -433,11 +436,25 @@
     return btoa(binary);
   }
 
+  /** The file's text from the API's base64 (wrapped at 60 characters); "" when it is not base64. */
   function fromBase64(text) {
-    var binary = atob(text.replace(/\s+/g, ""));
+    var binary;
+    try {
+      binary = atob(text.replace(/\s+/g, ""));
+    } catch (e) {
+      return "";
+    }
     var bytes = new Uint8Array(binary.length);
     for (var i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
     return new TextDecoder().decode(bytes);
+  }
+
+  function parsed(text) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      return null;
+    }
   }
 
   S.sync = { sync: sync, settings: settings };
