@@ -229,11 +229,11 @@ STRINGS.update(
         "stats.sync.intro": {
             "zh": "可选，默认关闭：连接你自己的 GitHub 仓库后，进度、笔记和暂停的题会保存到其中的一个文件里，"
             "每台连接了同一仓库的设备都与它合并。令牌只保存在这个浏览器里，只发送给 GitHub，"
-            "不会出现在导出文件、进度链接或同步的文件里。未开启时，本页不会向任何网站发出请求。",
+            "不会出现在导出文件、进度链接或同步的文件里。未开启时，任何页面都不会向 GitHub 或其他网站发出请求。",
             "en": "Optional and off until you turn it on: connect a GitHub repository of your own and your "
             "progress, notes and suspended cards are kept in a file there, merged with every device connected "
             "to the same repository. The token stays in this browser and is sent to GitHub only, never into an "
-            "export file, a progress link or the synced file. While sync is off, nothing is sent to any host.",
+            "export file, a progress link or the synced file. While sync is off, no page sends anything to GitHub or any other host.",
         },
         "stats.noscript": {
             "zh": "学习统计、进度链接和同步都在你的浏览器中运行，需要启用 JavaScript。",
