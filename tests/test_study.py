@@ -543,12 +543,12 @@ def test_screenshots_of_every_widget(browser: Any, seed_url: str, data: dict, sc
         shot("question-en", page.locator(".qa-marks"))
 
         goto(page, seed_url + "ai-infra-3/", ".qa-panel .qa-meter")
-        page.locator("[data-qa-progress=bank] button[data-filter=review]").click()
+        page.locator("[data-qa-progress=bank] button[data-filter=due]").click()
         shot("bank", page.locator("[data-qa-progress=bank]"))
         goto(page, seed_url + "en/tags/", "h2 .qa-meter")
         shot("tags", page.locator("[data-qa-progress=tags]"))
         goto(page, seed_url, ".qa-panel .qa-meter")
-        page.locator("[data-qa-progress=home] button[data-filter=review]").click()
+        page.locator("[data-qa-progress=home] button[data-filter=due]").click()
         shot("home-lists", page.locator("article h2").first)
         shot("home-panel", page.locator("[data-qa-progress=home]"))
 
