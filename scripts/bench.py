@@ -14,7 +14,10 @@ questions from scripts/synthetic_banks.py) it measures:
 - search in chromium: bytes fetched on a page load, before the first result and per later query,
   and the time from keyup to the first result;
 - with `mkdocs serve` running, the time from saving an edited bank line to the page serving it;
-- Lighthouse scores of four pages, when node_modules/.bin/lighthouse exists.
+- Lighthouse scores of four pages, when node_modules/.bin/lighthouse exists;
+- the daily review in chromium: opening study/review/ with 1,000 reviewed cards stored to its
+  first question, grading one card, and the stored bytes per reviewed card (`measure_review`;
+  `--review-only SITE` measures just that on an already built site).
 
 It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/results.md,
 bench/plot.png and the table into README.md (between the bench markers). Work folders go to
@@ -137,6 +140,7 @@ class Row:
     search: dict[str, dict[str, Any]] = field(default_factory=dict)
     rebuild: dict[str, float] = field(default_factory=dict)
     lighthouse: dict[str, dict[str, int]] = field(default_factory=dict)
+    review: dict[str, float] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -669,6 +673,72 @@ def _editable_line(c: Corpus) -> tuple[str, str, int]:
 # Lighthouse (the quality checks run it in tests; here: four pages at the smallest size)
 
 
+# ---------------------------------------------------------------------------------------------
+# the daily review in chromium (issue 14)
+
+REVIEWED_CARDS = 1000
+"""Cards with reviews in the store the review is measured with (a reader some months in)."""
+REVIEWS_PER_CARD = 4
+REVIEW_RUNS = 5
+"""Page opens (each in a fresh context) and grades timed; medians reported."""
+
+
+def measure_review(site: Path, browser: Any) -> dict[str, float]:
+    """The review page of `site` opened with REVIEWED_CARDS reviewed cards stored (half of them due):
+    ms from navigation start to the page's counts, from `load` to them, from Start to the first
+    question shown; ms to grade one card (grade + its new schedule, the write included); stored
+    bytes per reviewed card (UTF-8 of the document in localStorage)."""
+    data = json.loads((site / "assets/qa/questions.json").read_text(encoding="utf-8"))
+    slugs = [q["slug"] for q in data["questions"]][:REVIEWED_CARDS]
+    now_ms = int(time.time() * 1000)
+    day = 86_400_000
+    cards = {}
+    for k, slug in enumerate(slugs):
+        # four Good reviews, spaced so that every other card is due now and the rest in weeks
+        first = now_ms - (200 if k % 2 else 40) * day
+        log = [{"t": first + i * (day if k % 2 else 3 * day), "g": 3} for i in range(REVIEWS_PER_CARD)]
+        cards[slug] = {"log": log, "hash": data["questions"][k]["hash"]}
+    doc = json.dumps({"format": "qa-study-progress", "version": 2, "site": "/", "cards": cards})
+    seed = f"if (location.protocol === 'http:') localStorage.setItem('qa-study@/:study', {json.dumps(doc)});"
+    opened, after_load, first_q, grades = [], [], [], []
+    stored_bytes = 0
+    with logging_server(site) as (url, _log):
+        for _ in range(REVIEW_RUNS):
+            context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
+            context.add_init_script(seed)
+            page = context.new_page()
+            page.goto(url + "study/review/", wait_until="load")
+            page.wait_for_function("document.querySelector('.qa-review__counts')?.textContent")
+            ready = page.evaluate("performance.now()")
+            load_end = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+            opened.append(ready)
+            after_load.append(max(0.0, ready - load_end))
+            page.evaluate(
+                "() => { window.__t = performance.now(); document.querySelector('.qa-review__start').click(); }"
+            )
+            page.wait_for_selector(".qa-review__question")
+            first_q.append(page.evaluate("performance.now() - window.__t"))
+            grades.append(
+                page.evaluate(
+                    """(slugs) => { const S = QAStudy.store, times = [];
+                    for (const slug of slugs) { const t = performance.now(); S.grade(slug, 3); S.card(slug);
+                      times.push(performance.now() - t); }
+                    times.sort((a, b) => a - b); return times[times.length >> 1]; }""",
+                    slugs[:: max(1, len(slugs) // 20)][:20],
+                )
+            )
+            stored_bytes = page.evaluate("new TextEncoder().encode(localStorage.getItem('qa-study@/:study')).length")
+            context.close()
+    return {
+        "open_ms": statistics.median(opened),
+        "after_load_ms": statistics.median(after_load),
+        "first_question_ms": statistics.median(first_q),
+        "grade_ms": statistics.median(grades),
+        "bytes_per_card": stored_bytes / len(slugs),
+        "cards": len(slugs),
+    }
+
+
 def run_lighthouse(row: Row) -> None:
     """LIGHTHOUSE HOOK: the four category scores of the home page and a question page in both languages."""
     if not LIGHTHOUSE.exists():
@@ -807,7 +877,19 @@ def table(rows: list[Row]) -> list[str]:
                 str(r.lighthouse[page][k]) for k in ("performance", "accessibility", "best-practices", "seo")
             ),
         )
+    _review_rows(add)
     return lines
+
+
+def _review_rows(add: Callable[[str, Callable[[Row], str]], None]) -> None:
+    add(
+        f"review page ms: navigation to ready / after load / Start to first question ({REVIEWED_CARDS:,} cards reviewed)",
+        lambda r: f"{r.review['open_ms']:.0f} / {r.review['after_load_ms']:.0f} / {r.review['first_question_ms']:.0f}",
+    )
+    add(
+        "review: grade one card ms / stored bytes per reviewed card",
+        lambda r: f"{r.review['grade_ms']:.1f} / {r.review['bytes_per_card']:.0f}",
+    )
 
 
 def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
@@ -877,6 +959,16 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
         lambda: mid.rebuild["dirty"] <= 3.0,  # type: ignore[union-attr]
         lambda: f"{mid.rebuild['dirty']:.1f} s (plain `mkdocs serve`: {mid.rebuild.get('serve', float('nan')):.1f} s)",  # type: ignore[union-attr]
         "rebuild after one edit <= 3 s at 500, as `make serve` runs it (`mkdocs serve --dirty`)",
+    )
+    check(
+        lambda: big.review["after_load_ms"] + big.review["first_question_ms"] <= 1000,  # type: ignore[union-attr]
+        lambda: f"{big.review['after_load_ms'] + big.review['first_question_ms']:.0f} ms",  # type: ignore[union-attr]
+        "review page of 5,000 questions: ready and at its first question <= 1 s after load",
+    )
+    check(
+        lambda: big.review["grade_ms"] <= 50,  # type: ignore[union-attr]
+        lambda: f"{big.review['grade_ms']:.1f} ms",  # type: ignore[union-attr]
+        "grading one card <= 50 ms at 5,000 questions",
     )
     return out
 
@@ -1039,14 +1131,25 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="14,500,5000", help="synthetic corpus sizes (default 14,500,5000)")
     parser.add_argument("--no-seed", action="store_true", help="leave out the seed bank")
-    parser.add_argument("--skip", default="", help="comma list of parts to skip: search,rebuild,lighthouse,build")
+    parser.add_argument(
+        "--skip", default="", help="comma list of parts to skip: search,review,rebuild,lighthouse,build"
+    )
     parser.add_argument("--no-write", action="store_true", help="do not write bench/results.md, plot, README")
+    parser.add_argument("--review-only", metavar="SITE", help="only measure the daily review of an already built site")
     parser.add_argument(
         "--work",
         default="auto",
         help="folder for the corpora, docs and sites (default: a tmpfs folder when /dev/shm has room, else bench/out)",
     )
     args = parser.parse_args(argv)
+    if args.review_only:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            print(json.dumps(measure_review(Path(args.review_only), browser), indent=1))
+            browser.close()
+        return 0
     global OUT
     OUT = work_folder(args.work)
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -1117,6 +1220,9 @@ def main(argv: list[str]) -> int:
             for row in rows:
                 measure_search(row, browser)
                 print(f"  search {row.corpus.label} {row.corpus.questions}: {row.search}", flush=True)
+                if "review" not in skip:
+                    row.review = measure_review(row.corpus.work / "site", browser)
+                    print(f"  review {row.corpus.label} {row.corpus.questions}: {row.review}", flush=True)
             browser.close()
     elapsed = time.perf_counter() - started
     notes = [

@@ -24,14 +24,31 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "nav.home": {"zh": "首页", "en": "Home"},
     "nav.tags": {"zh": "标签", "en": "Tags"},
     "nav.mock": {"zh": "模拟面试", "en": "Mock interview"},
+    "nav.review": {"zh": "今日复习", "en": "Review today"},
+    "home.today": {"zh": "今日复习", "en": "Review today"},
+    "review.title": {"zh": "今日复习", "en": "Review today"},
+    "review.intro": {
+        "zh": "今天到期的题目，加上每天限量的新题：先自己回答，再显示答案，按“重来 / 困难 / 良好 / 简单”评分"
+        "（键盘 1–4）。下次复习的时间由 FSRS 间隔重复算法根据你的评分安排；记录只保存在你的浏览器里。",
+        "en": "The questions due today, plus a daily number of new ones: answer each yourself, reveal the answer, "
+        "then grade your recall Again, Hard, Good or Easy (keys 1-4). The FSRS spaced-repetition scheduler picks "
+        "the next review from your grades; everything stays in your browser.",
+    },
+    "review.noscript": {
+        "zh": "每日复习在你的浏览器中运行，需要启用 JavaScript。不启用时，仍可在题库页面中逐题阅读。",
+        "en": "The daily review runs in your browser and needs JavaScript. Without it you can still read every "
+        "question from its bank's page.",
+    },
     "home.study": {"zh": "自测与进度", "en": "Test yourself"},
     "home.study.intro": {
-        "zh": "在每道题的页面上，可以先遮住答案自己作答，再显示答案，并标记“已掌握”或“再复习”；打开“测验模式”后，"
-        "每一页的答案都先隐藏。标记只保存在你的浏览器里（不会上传），可以导出为文件，在另一台设备上导入。按 ? 查看快捷键。",
-        "en": "On every question page you can hide the answer, answer it yourself, then reveal it and mark the "
-        "question “know it” or “review again”; with quiz mode on, every answer starts hidden. Marks stay in "
-        "your browser (nothing is uploaded); export them to a file and import it on another device. Press ? for "
-        "keyboard shortcuts.",
+        "zh": "在每道题的页面上，可以先遮住答案自己作答，再显示答案，按“重来 / 困难 / 良好 / 简单”评分，"
+        "间隔重复算法（FSRS）据此安排下次复习；打开“测验模式”后，每一页的答案都先隐藏。还可以给题目写私人笔记，"
+        "或暂停复习某道题。记录只保存在你的浏览器里（不会上传），可以导出为文件，在另一台设备上合并导入。按 ? 查看快捷键。",
+        "en": "On every question page you can hide the answer, answer it yourself, then reveal it and grade your "
+        "recall Again, Hard, Good or Easy; a spaced-repetition scheduler (FSRS) picks the next review from that. "
+        "With quiz mode on, every answer starts hidden. You can keep a private note on a question, or suspend it. "
+        "Everything stays in your browser (nothing is uploaded); export it to a file and merge it into another "
+        "device. Press ? for keyboard shortcuts.",
     },
     "home.mock": {"zh": "模拟面试", "en": "Mock interview"},
     "home.mock.about": {
@@ -177,6 +194,46 @@ STRINGS.update(
             "while online to read it offline later.",
         },
         "offline.missing.home": {"zh": "返回首页", "en": "Back to the home page"},
+    }
+)
+
+# The stats page (studysite/render_study.py stats_page): plots, notes search, progress link, sync.
+STRINGS.update(
+    {
+        "nav.stats": {"zh": "学习统计", "en": "Study stats"},
+        "stats.title": {"zh": "学习统计", "en": "Study stats"},
+        "stats.intro": {
+            "zh": "你的复习记录：近 30 天每天复习了多少题、未来 14 天每天有多少题到期、各标签的记住率（复习时没有选"
+            "“重来”的比例）。每张图下都有同样数字的表格。这些数据只在你的浏览器里计算，不会上传。",
+            "en": "Your reviews: how many you did each day of the last 30 days, how many cards fall due on each of "
+            "the next 14 days, and your recall by tag (the share of reviews not graded Again). Every plot has "
+            "its numbers in a table below it. All of it is worked out in your browser; nothing is uploaded.",
+        },
+        "stats.notes": {"zh": "搜索你的笔记", "en": "Search your notes"},
+        "stats.move": {"zh": "把进度带到另一台设备", "en": "Move your progress to another device"},
+        "stats.move.intro": {
+            "zh": "进度链接把你的全部进度（复习记录、笔记、暂停的题）压缩后放在网址的 # 之后：# 之后的部分浏览器"
+            "不会发送给任何服务器。在另一台设备上打开这个链接，确认后即与那里的进度合并（每道题保留双方的复习记录）。"
+            "手机可以直接扫描二维码。",
+            "en": "A progress link carries all your progress (reviews, notes, suspended cards), compressed, after "
+            "the # of its address: browsers never send that part to any server. Open it on another device and, "
+            "once you confirm, it is merged with the progress there (each card keeps the reviews of both). "
+            "A phone can scan it as a QR code.",
+        },
+        "stats.sync": {"zh": "用 GitHub 在设备间同步", "en": "Sync across devices with GitHub"},
+        "stats.sync.intro": {
+            "zh": "可选，默认关闭：连接你自己的 GitHub 仓库后，进度、笔记和暂停的题会保存到其中的一个文件里，"
+            "每台连接了同一仓库的设备都与它合并。令牌只保存在这个浏览器里，只发送给 GitHub，"
+            "不会出现在导出文件、进度链接或同步的文件里。未开启时，任何页面都不会向 GitHub 或其他网站发出请求。",
+            "en": "Optional and off until you turn it on: connect a GitHub repository of your own and your "
+            "progress, notes and suspended cards are kept in a file there, merged with every device connected "
+            "to the same repository. The token stays in this browser and is sent to GitHub only, never into an "
+            "export file, a progress link or the synced file. While sync is off, no page sends anything to GitHub or any other host.",
+        },
+        "stats.noscript": {
+            "zh": "学习统计、进度链接和同步都在你的浏览器中运行，需要启用 JavaScript。",
+            "en": "Stats, progress links and sync run in your browser and need JavaScript.",
+        },
     }
 )
 

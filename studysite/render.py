@@ -192,6 +192,15 @@ def home_page(site: Site, lang: Lang) -> str:
     )
     lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
     lines += [md_text(t("home.search", lang)), ""]
+    # Above the fold on a phone: how many questions are due (study-progress.js fills it in) and the way in.
+    lines += [
+        '<div class="qa-today" data-qa-today markdown>',
+        "",
+        f"[{md_text(t('home.today', lang))}](study/review.md){{ .md-button .md-button--primary .qa-today__start }}",
+        "",
+        "</div>",
+        "",
+    ]
     lines += [f"## {md_text(t('home.banks', lang))}", ""]
     for bank in site.banks:
         n = len(bank.slugs)
@@ -298,7 +307,9 @@ def nav_json(site: Site, lang: Lang) -> str:
     nav: list[object] = [{t("nav.home", lang): "index.md"}, {t("nav.tags", lang): "tags.md"}]
     if site.glossary:
         nav.append({t("nav.glossary", lang): "glossary.md"})
+    nav.append({t("nav.review", lang): "study/review.md"})
     nav.append({t("nav.mock", lang): "study/mock.md"})
+    nav.append({t("nav.stats", lang): "study/stats.md"})
     return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
 
 

@@ -1,4 +1,4 @@
-"""Pages for study mode: the question data the browser scripts read, and the mock interview page.
+"""Pages for study mode: the question data the browser scripts read, the mock interview and stats pages.
 
 Pure functions of (Site, language), like render.py. Progress itself lives in the reader's browser
 (overrides/assets/qa/study-*.js); the build only publishes what every question is, where it is and
@@ -19,6 +19,10 @@ DATA_PATH = "assets/qa/questions.json"
 """Where each language's question data goes (relative to the language's docs folder)."""
 MOCK_PATH = "study/mock.md"
 """The mock interview page."""
+REVIEW_PATH = "study/review.md"
+"""The daily review page."""
+STATS_PATH = "study/stats.md"
+"""The stats page: plots of the reader's reviews, notes search, progress link and QR code, GitHub sync."""
 DATA_VERSION = 1
 """Bumped when the JSON's shape changes in a way the scripts must know about."""
 
@@ -27,6 +31,8 @@ def study_pages(site: Site, lang: Lang) -> Iterator[Page]:
     """Every study-mode file of one language."""
     yield Page(DATA_PATH, questions_json(site, lang))
     yield Page(MOCK_PATH, mock_page(lang))
+    yield Page(REVIEW_PATH, review_page(lang))
+    yield Page(STATS_PATH, stats_page(lang))
 
 
 def questions_json(site: Site, lang: Lang) -> str:
@@ -60,21 +66,68 @@ def questions_json(site: Site, lang: Lang) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def review_page(lang: Lang) -> str:
+    """The daily review: a heading, how it works, and the element study-review.js fills in."""
+    return _study_page(lang, "review", '<div class="qa-review" id="qa-review" data-qa-review></div>')
+
+
 def mock_page(lang: Lang) -> str:
     """The mock interview: a heading, how it works, and the element study-mock.js fills in."""
+    return _study_page(lang, "mock", '<div class="qa-mock" id="qa-mock" data-qa-mock></div>')
+
+
+def _study_page(lang: Lang, kind: str, widget: str) -> str:
+    """A page of one study widget: title, intro, the widget's element, a note for readers without JS."""
     lines = [
         "---",
-        f"title: {json.dumps(html.escape(t('mock.title', lang)), ensure_ascii=False)}",
+        f"title: {json.dumps(html.escape(t(kind + '.title', lang)), ensure_ascii=False)}",
         'hide: ["toc"]',
         "---",
         "",
-        f"# {md_text(t('mock.title', lang))}",
+        f"# {md_text(t(kind + '.title', lang))}",
         "",
-        md_text(t("mock.intro", lang)),
+        md_text(t(kind + ".intro", lang)),
         "",
-        '<div class="qa-mock" id="qa-mock" data-qa-mock></div>',
+        widget,
         "",
-        f'<noscript><p class="qa-noscript">{html.escape(t("mock.noscript", lang))}</p></noscript>',
+        f'<noscript><p class="qa-noscript">{html.escape(t(kind + ".noscript", lang))}</p></noscript>',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def stats_page(lang: Lang) -> str:
+    """The stats page: one section per tool, each an element its script fills in (main.html loads the
+    scripts only on this page). Headings and explanations are here so they read without JavaScript."""
+    lines = [
+        "---",
+        f"title: {json.dumps(html.escape(t('stats.title', lang)), ensure_ascii=False)}",
+        'hide: ["toc"]',
+        "---",
+        "",
+        f"# {md_text(t('stats.title', lang))}",
+        "",
+        md_text(t("stats.intro", lang)),
+        "",
+        '<div class="qa-stats" id="qa-stats" data-qa-stats></div>',
+        "",
+        f"## {md_text(t('stats.notes', lang))} {{ #notes }}",
+        "",
+        '<div class="qa-notes-search" data-qa-notes-search></div>',
+        "",
+        f"## {md_text(t('stats.move', lang))} {{ #move }}",
+        "",
+        md_text(t("stats.move.intro", lang)),
+        "",
+        '<div class="qa-move" data-qa-progress-link></div>',
+        "",
+        f"## {md_text(t('stats.sync', lang))} {{ #sync }}",
+        "",
+        md_text(t("stats.sync.intro", lang)),
+        "",
+        '<div class="qa-sync" data-qa-sync></div>',
+        "",
+        f'<noscript><p class="qa-noscript">{html.escape(t("stats.noscript", lang))}</p></noscript>',
         "",
     ]
     return "\n".join(lines)

@@ -153,6 +153,9 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
     the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
     `start_downloads` returned when they started earlier.
     """
+    from .vendor import copy_vendor
+
+    copy_vendor(site_dir)  # the browser libraries (studysite/vendor.py), before the offline files hash the site
     if downloads is None and generated is not None:
         downloads = start_downloads(site_dir, config, generated, fork=False)
     pagefind = start_pagefind(site_dir)

@@ -1,4 +1,4 @@
-/* Study mode, shared basics: page language, URLs under the site's base, UI strings, the question data. */
+/* Study mode, shared basics: page language, URLs under the site's base, UI strings, the question data, grade buttons. */
 (function () {
   "use strict";
 
@@ -48,9 +48,10 @@
           return response.json();
         })
         .then(function (d) {
-          d.bySlug = {};
-          d.byUrl = {};
-          d.tagById = {};
+          // prototype-free: a slug or URL such as "constructor" or "__proto__" is just a key
+          d.bySlug = Object.create(null);
+          d.byUrl = Object.create(null);
+          d.tagById = Object.create(null);
           d.questions.forEach(function (q) {
             d.bySlug[q.slug] = q;
             d.byUrl[q.url] = q;
@@ -99,6 +100,159 @@
     return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
   }
 
+  var loading = {};
+
+  /** Load a script or stylesheet of the site once, on demand; `path` is relative to the site root
+      (both languages share one copy): load("assets/qa/vendor/uPlot.iife.min.js"). */
+  function load(path) {
+    if (!loading[path]) {
+      loading[path] = new Promise(function (resolve, reject) {
+        var href = new URL(path, siteRoot).href;
+        var node = /\.css$/.test(path) ? el("link", { rel: "stylesheet", href: href }) : el("script", { src: href });
+        node.addEventListener("load", resolve);
+        node.addEventListener("error", function () {
+          delete loading[path]; // let a later call try again
+          reject(new Error(path + ": not loaded"));
+        });
+        document.head.appendChild(node);
+      });
+    }
+    return loading[path];
+  }
+
+  var gradeText = strings({
+    zh: {
+      g1: "重来",
+      g2: "困难",
+      g3: "良好",
+      g4: "简单",
+      d1: "完全没想起来",
+      d2: "想起来了，但很吃力",
+      d3: "想起来了",
+      d4: "毫不费力",
+      next: "下次：{when}",
+      min: "{n} 分钟",
+      hour: "{n} 小时",
+      day: "{n} 天",
+      month: "{n} 个月",
+      year: "{n} 年",
+      now: "不到 1 分钟",
+    },
+    en: {
+      g1: "Again",
+      g2: "Hard",
+      g3: "Good",
+      g4: "Easy",
+      d1: "did not recall it",
+      d2: "recalled it, with effort",
+      d3: "recalled it",
+      d4: "recalled it at once",
+      next: "next in {when}",
+      min: "{n} min",
+      hour: "{n} h",
+      day: "{n} d",
+      month: "{n} mo",
+      year: "{n} y",
+      now: "< 1 min",
+    },
+  });
+
+  /** A time span as Anki shows it on a grade button: "10 min", "3 d", "2 mo", "1.5 y". */
+  function interval(ms) {
+    var min = ms / 60000;
+    if (min < 1) return gradeText("now");
+    if (min < 60) return gradeText("min", { n: Math.round(min) });
+    var h = min / 60;
+    if (h < 24) return gradeText("hour", { n: Math.round(h) });
+    var d = h / 24;
+    if (d < 30) return gradeText("day", { n: Math.round(d) });
+    if (d < 365) return gradeText("month", { n: Math.round(d / 30) });
+    return gradeText("year", { n: Math.round((d / 365) * 10) / 10 });
+  }
+
+  /**
+   * Again / Hard / Good / Easy buttons (keys 1-4), each with room for the interval it would give.
+   * onGrade(g) runs on a click; show(preview, now) writes the intervals ({1: dueMs, ...}).
+   */
+  function gradeButtons(onGrade) {
+    var whens = {};
+    var buttons = [1, 2, 3, 4].map(function (g) {
+      whens[g] = el("span", { class: "qa-grade__when" });
+      return el(
+        "button",
+        {
+          type: "button",
+          class: "qa-button qa-grade qa-grade--g" + g,
+          "data-grade": String(g),
+          "aria-keyshortcuts": String(g),
+          title: gradeText("d" + g),
+          onclick: function () {
+            onGrade(g);
+          },
+        },
+        [el("span", { class: "qa-grade__label" }, [gradeText("g" + g), " ", kbd(String(g))]), whens[g]]
+      );
+    });
+    return {
+      node: el("span", { class: "qa-grade__buttons" }, buttons),
+      buttons: buttons,
+      show: function (preview, now) {
+        [1, 2, 3, 4].forEach(function (g) {
+          var text = preview ? interval(preview[g] - now) : "";
+          whens[g].textContent = text;
+          buttons[g - 1].setAttribute("aria-label", gradeText("g" + g) + (text ? ", " + gradeText("next", { when: text }) : ""));
+        });
+      },
+    };
+  }
+
+  /** The name of a grade (1-4) in this page's language. */
+  function gradeName(g) {
+    return gradeText("g" + g);
+  }
+
+  /** The end of the reader's local day (ms), `days` days from today: what "due today" counts up to. */
+  function endOfDay(now, days) {
+    var d = new Date(now);
+    d.setHours(24 * (1 + (days || 0)), 0, 0, 0);
+    return d.getTime() - 1;
+  }
+
+  /**
+   * The answer of a question, fetched from its page (a copy of its #qa-answer, links made absolute
+   * and opened in a new tab so a session in this one goes on). Cached per URL.
+   */
+  function answerOf(q) {
+    var pageUrl = url(q.url);
+    if (!answers[pageUrl]) {
+      answers[pageUrl] = fetch(pageUrl, { credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var source = doc.getElementById("qa-answer");
+          if (!source) throw new Error("no answer on " + pageUrl);
+          var answer = document.importNode(source, true);
+          answer.removeAttribute("id");
+          answer.querySelectorAll("a[href]").forEach(function (a) {
+            a.href = new URL(a.getAttribute("href"), pageUrl).href; // links were relative to the question page
+            a.target = "_blank";
+            a.rel = "noopener";
+          });
+          return answer;
+        });
+      answers[pageUrl].catch(function () {
+        delete answers[pageUrl];
+      });
+    }
+    return answers[pageUrl].then(function (answer) {
+      return answer.cloneNode(true);
+    });
+  }
+  var answers = Object.create(null);
+
   window.QAStudy = window.QAStudy || {};
   Object.assign(window.QAStudy, {
     lang: lang,
@@ -111,5 +265,11 @@
     el: el,
     kbd: kbd,
     clock: clock,
+    load: load,
+    interval: interval,
+    gradeButtons: gradeButtons,
+    gradeName: gradeName,
+    endOfDay: endOfDay,
+    answerOf: answerOf,
   });
 })();

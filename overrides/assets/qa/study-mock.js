@@ -8,14 +8,15 @@
   var store = S.store;
   var TARGET_SECONDS = 180; // a typical interview answer; the clock turns amber after it
   var GRADES = ["know", "partly", "dont"];
+  var FSRS_GRADE = { know: 3, partly: 2, dont: 1 }; // each self-grade is a review: Good, Hard, Again
   var t = S.strings({
     zh: {
       setup: "设置",
       tags: "标签（不选 = 全部标签）",
       scope: "范围",
       scopeAll: "全部题目",
-      scopeOpen: "还没掌握的（未标记或“再复习”）",
-      scopeReview: "只考标为“再复习”的",
+      scopeOpen: "还没学会的（新题或还在学习中）",
+      scopeReview: "只考今天到期的",
       count: "题数",
       available: "可抽 {n} 题",
       none: "没有符合条件的题目：换几个标签或范围试试。",
@@ -45,7 +46,11 @@
       noWeak: "没有薄弱点：每道题都答上来了。",
       allQuestions: "全部题目",
       other: "其他",
-      fed: "已记入学习进度：{know} 道标为“已掌握”，{review} 道标为“再复习”。",
+      fed: "每次自评都已记入复习记录：会 = 良好（{know} 道），部分会 = 困难（{partly} 道），不会 = 重来（{dont} 道）。",
+      resumeTitle: "有一次模拟面试还没做完",
+      resumeLine: "{n} 题，已答 {done} 题（开始于 {date}）。",
+      resume: "继续面试",
+      discard: "放弃这次面试",
       retry: "重练薄弱题（{n}）",
       again: "再来一次",
       keyReveal: "显示答案",
@@ -58,8 +63,8 @@
       tags: "Topics (none picked = all topics)",
       scope: "Questions",
       scopeAll: "All questions",
-      scopeOpen: "Not known yet (unmarked or “review again”)",
-      scopeReview: "Only those marked “review again”",
+      scopeOpen: "Not learned yet (new or still learning)",
+      scopeReview: "Only those due today",
       count: "Number of questions",
       available: "{n} available",
       none: "No question matches: try other topics or questions.",
@@ -89,7 +94,11 @@
       noWeak: "No weak spots: you answered every question.",
       allQuestions: "Every question",
       other: "Other",
-      fed: "Added to your progress: {know} marked “know it”, {review} marked “review again”.",
+      fed: "Each grade went into your reviews: know it = Good ({know}), partly = Hard ({partly}), don't know = Again ({dont}).",
+      resumeTitle: "A mock interview is still in progress",
+      resumeLine: "{n} questions, {done} answered (started {date}).",
+      resume: "Resume the interview",
+      discard: "Discard it",
       retry: "Practise the weak ones ({n})",
       again: "New interview",
       keyReveal: "Show the answer",
@@ -189,11 +198,11 @@
           q.tags.some(function (id) {
             return picked.indexOf(id) >= 0;
           });
-        var m = store.get(q.slug);
+        var c = store.card(q.slug);
         var inScope =
           scope === "all" ||
-          (scope === "review" && m && m.state === "review") ||
-          (scope === "open" && (!m || m.state !== "know" || store.changed(m, q.hash)));
+          (scope === "review" && c.state !== "new" && !c.suspended && c.due <= S.endOfDay(Date.now())) ||
+          (scope === "open" && (c.state !== "review" || store.changed(q.slug, q.hash)));
         return inTags && inScope;
       });
     }
@@ -209,11 +218,22 @@
       var candidates = pool();
       var n = Math.min(Math.max(parseInt(countInput.value, 10) || 1, 1), candidates.length);
       if (!n) return;
-      start(shuffle(candidates).slice(0, n));
+      start(shuffle(candidates).slice(0, n), pickedTags());
     });
+    function pickedTags() {
+      return Array.prototype.filter
+        .call(form.querySelectorAll('input[name="tag"]'), function (b) {
+          return b.checked;
+        })
+        .map(function (b) {
+          return b.value;
+        });
+    }
     update();
 
     var view = el("div", {}, [form]);
+    var saved = store.session("mock");
+    if (saved && Array.isArray(saved.slugs) && saved.i < saved.slugs.length) view.insertBefore(resumeBox(saved), form);
     var last = store.lastMock();
     if (last && last.items.length) {
       var know = last.items.filter(function (item) {
@@ -238,36 +258,69 @@
     show(view);
   }
 
+  function resumeBox(saved) {
+    var date = new Date(saved.started).toLocaleString(S.lang === "en" ? "en" : "zh-CN");
+    return el("div", { class: "qa-resume", role: "region", "aria-label": t("resumeTitle") }, [
+      el("p", { class: "qa-resume__title", text: t("resumeTitle") }),
+      el("p", { text: t("resumeLine", { n: saved.slugs.length, done: saved.items.length, date: date }) }),
+      el("button", {
+        type: "button",
+        class: "qa-button qa-button--primary",
+        "data-qa-action": "resume",
+        text: t("resume"),
+        onclick: function () {
+          var questions = saved.slugs
+            .map(function (slug) {
+              return data.bySlug[slug];
+            })
+            .filter(Boolean);
+          run = { questions: questions, i: Math.min(saved.i, questions.length), items: saved.items, started: saved.started, tags: saved.tags || [], answers: {} };
+          run.resumeRevealed = saved.revealed;
+          if (run.i < run.questions.length) questionView();
+          else finish();
+        },
+      }),
+      " ",
+      el("button", {
+        type: "button",
+        class: "qa-button",
+        "data-qa-action": "discard",
+        text: t("discard"),
+        onclick: function () {
+          store.clearSession("mock");
+          setupView();
+        },
+      }),
+    ]);
+  }
+
+  /** Keep the interview in storage: a reload, Back, a link or a closed tab can resume it. */
+  function persist() {
+    if (!run) return;
+    try {
+      store.saveSession("mock", {
+        slugs: run.questions.map(function (q) {
+          return q.slug;
+        }),
+        i: run.i,
+        items: run.items,
+        started: run.started,
+        tags: run.tags,
+        revealed: !!run.revealed,
+      });
+    } catch (e) {
+      /* the store showed its banner; the interview goes on in this page */
+    }
+  }
+
   // --- one question at a time -------------------------------------------------------------------
-  function start(questions) {
-    run = { questions: questions, i: 0, items: [], started: Date.now(), answers: {} };
+  function start(questions, tags) {
+    run = { questions: questions, i: 0, items: [], started: Date.now(), tags: tags || [], answers: {} };
     questionView();
   }
 
   function loadAnswer(q) {
-    if (!run.answers[q.slug]) {
-      var pageUrl = S.url(q.url);
-      run.answers[q.slug] = fetch(pageUrl, { credentials: "same-origin" })
-        .then(function (response) {
-          if (!response.ok) throw new Error("HTTP " + response.status);
-          return response.text();
-        })
-        .then(function (html) {
-          var doc = new DOMParser().parseFromString(html, "text/html");
-          var source = doc.getElementById("qa-answer");
-          if (!source) throw new Error("no answer on " + pageUrl);
-          var answer = document.importNode(source, true);
-          answer.removeAttribute("id");
-          answer.querySelectorAll("a[href]").forEach(function (a) {
-            a.href = new URL(a.getAttribute("href"), pageUrl).href; // links were relative to the question page
-          });
-          return answer;
-        });
-      run.answers[q.slug].catch(function () {
-        delete run.answers[q.slug];
-      });
-    }
-    return run.answers[q.slug];
+    return S.answerOf(q); // links inside open in a new tab: the interview stays here
   }
 
   function questionView() {
@@ -337,6 +390,11 @@
     stopTicker();
     ticker = setInterval(tick, 1000);
     show(view, title);
+    persist();
+    if (run.resumeRevealed) {
+      run.resumeRevealed = false;
+      reveal();
+    }
   }
 
   function tick() {
@@ -372,6 +430,7 @@
       }
     );
     v.gradeBar.hidden = false;
+    persist();
     var first = v.gradeBar.querySelector("button");
     if (first) first.focus({ preventScroll: true });
   }
@@ -379,6 +438,11 @@
   function grade(g) {
     if (!run || !run.revealed) return;
     var q = run.questions[run.i];
+    try {
+      store.grade(q.slug, FSRS_GRADE[g], q.hash); // at once: a grade is never lost with the page
+    } catch (e) {
+      /* the store's banner says so and offers export; the interview goes on */
+    }
     run.items.push({ slug: q.slug, grade: g, secs: Math.round((run.revealed - run.shownAt) / 1000) });
     run.i += 1;
     if (run.i < run.questions.length) questionView();
@@ -388,16 +452,22 @@
   function finish() {
     stopTicker();
     if (!run || !run.items.length) {
+      store.clearSession("mock");
       setupView();
       return;
     }
-    var result = { time: Date.now(), total: Math.round((Date.now() - run.started) / 1000), items: run.items };
-    var marks = run.items.map(function (item) {
-      var q = data.bySlug[item.slug];
-      return { slug: item.slug, state: item.grade === "know" ? "know" : "review", hash: q ? q.hash : "" };
-    });
-    store.setMany(marks);
-    store.saveMock(result);
+    var result = {
+      time: Date.now(),
+      total: Math.round((Date.now() - run.started) / 1000),
+      items: run.items,
+      tags: run.tags,
+    };
+    try {
+      store.saveMock(result);
+    } catch (e) {
+      /* reported by the store */
+    }
+    store.clearSession("mock");
     run = null;
     summaryView(result, true);
   }
@@ -419,9 +489,16 @@
     // by tag: every tag of every question counts (a question can be in several)
     var byTag = {};
     var order = [];
+    // Only the topics of this run: the picked ones (a question's other tags are not what was asked).
+    var picked = result.tags && result.tags.length ? result.tags : null;
     items.forEach(function (item) {
       var q = data.bySlug[item.slug];
-      var ids = q.tags.length ? q.tags : [""];
+      var own = picked
+        ? q.tags.filter(function (id) {
+            return picked.indexOf(id) >= 0;
+          })
+        : q.tags;
+      var ids = own.length ? own : [""];
       ids.forEach(function (id) {
         if (!byTag[id]) {
           byTag[id] = { id: id, know: 0, partly: 0, dont: 0, weak: [] };
@@ -488,9 +565,17 @@
     });
     var weakBlock = el("div", { class: "qa-mock__weak" });
     if (!weakRows.length) weakBlock.appendChild(el("p", { text: t("noWeak") }));
+    // each weak question once, under the first (weakest) of its topics
+    var listed = Object.create(null);
     weakRows.forEach(function (row) {
+      var fresh = row.weak.filter(function (item) {
+        if (listed[item.slug]) return false;
+        listed[item.slug] = true;
+        return true;
+      });
+      if (!fresh.length) return;
       weakBlock.appendChild(el("h4", { "data-tag": row.id, text: tagName(row.id) }));
-      weakBlock.appendChild(el("ul", {}, row.weak.map(questionLink)));
+      weakBlock.appendChild(el("ul", {}, fresh.map(questionLink)));
     });
     var weakSlugs = items
       .filter(function (item) {
@@ -507,7 +592,7 @@
             class: "qa-button qa-button--primary",
             text: t("retry", { n: weakSlugs.length }),
             onclick: function () {
-              start(shuffle(weakSlugs));
+              start(shuffle(weakSlugs), result.tags);
             },
           })
         : null,
@@ -526,16 +611,14 @@
         }),
       }),
       score,
-      fed
-        ? el("p", { class: "qa-panel__hint", text: t("fed", { know: counts.know, review: counts.partly + counts.dont }) })
-        : null,
+      actions,
+      fed ? el("p", { class: "qa-panel__hint", text: t("fed", counts) }) : null,
       el("h3", { text: t("weakSpots") }),
       weakBlock,
       el("h3", { text: t("byTag") }),
       table,
       el("h3", { text: t("allQuestions") }),
       el("ol", { class: "qa-mock__all" }, items.map(questionLink)),
-      actions,
     ]);
     show(view, heading);
   }
@@ -547,10 +630,12 @@
     });
   });
 
-  S.data().then(
-    function (d) {
-      data = d;
+  Promise.all([S.data(), store.ready()]).then(
+    function (all) {
+      data = all[0];
       setupView();
+      var resume = host.querySelector('[data-qa-action="resume"]');
+      if (resume) resume.focus({ preventScroll: true });
     },
     function () {
       // Without the question data (e.g. a copy opened from file://) there is nothing to draw from.

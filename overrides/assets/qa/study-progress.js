@@ -1,4 +1,4 @@
-/* Study mode, progress at a glance: counts and bars on the home, bank and tags pages, and a "review again" filter. */
+/* Study mode, progress at a glance: due and learned counts on the home, bank and tags pages, filters, "N due today". */
 (function () {
   "use strict";
   var S = window.QAStudy;
@@ -9,47 +9,57 @@
   if (!panels.length) return;
   var t = S.strings({
     zh: {
-      known: "已掌握 {know} / {total}",
-      toReview: "再复习 {n}",
+      known: "已学会 {learned} / {total}",
+      dueN: "今天到期 {n}",
       changed: "有改动 {n}",
       filter: "筛选题目",
       all: "全部",
-      review: "再复习",
-      none: "未标记",
-      know: "已掌握",
+      due: "今天到期",
+      new: "新题",
+      learned: "已学会",
       empty: "没有符合条件的题目。",
-      badgeKnow: "已掌握",
-      badgeReview: "再复习",
-      badgeChanged: "标记后有改动",
-      showReview: "显示待复习的题（{n}）",
-      hideReview: "收起待复习的题",
-      noReview: "没有标为“再复习”的题。",
-      start: "在题目页面上标记“已掌握”或“再复习”后，这里会显示你的进度。",
+      badgeLearned: "已学会",
+      badgeDue: "今天到期",
+      badgeSuspended: "已暂停",
+      badgeChanged: "复习后有改动",
+      showDue: "显示今天到期的题（{n}）",
+      hideDue: "收起今天到期的题",
+      noDue: "今天没有到期的题。",
+      start: "在题目页面或“今日复习”中评分后，这里会显示你的进度。",
       overall: "全部题目",
       quiz: "测验模式（答案先隐藏）",
+      today: "今天有 {due} 道题到期，另可学 {fresh} 道新题。",
+      todayNone: "今天没有到期的题；可以学 {fresh} 道新题。",
+      todayDone: "今天的复习都做完了。",
+      start_n: "开始复习（{n}）",
     },
     en: {
-      known: "{know} / {total} known",
-      toReview: "{n} to review",
+      known: "{learned} / {total} learned",
+      dueN: "{n} due today",
       changed: "{n} changed",
       filter: "Filter questions",
       all: "All",
-      review: "Review again",
-      none: "Not marked",
-      know: "Known",
+      due: "Due today",
+      new: "New",
+      learned: "Learned",
       empty: "No question matches.",
-      badgeKnow: "Known",
-      badgeReview: "Review again",
-      badgeChanged: "changed since you marked it",
-      showReview: "Show the questions to review ({n})",
-      hideReview: "Hide the questions to review",
-      noReview: "No question is marked “review again”.",
-      start: "Mark questions “know it” or “review again” on their pages and your progress shows here.",
+      badgeLearned: "Learned",
+      badgeDue: "Due today",
+      badgeSuspended: "Suspended",
+      badgeChanged: "changed since your last review",
+      showDue: "Show the questions due today ({n})",
+      hideDue: "Hide the questions due today",
+      noDue: "Nothing is due today.",
+      start: "Grade questions on their pages or in “Review today” and your progress shows here.",
       overall: "All questions",
       quiz: "Quiz mode (answers start hidden)",
+      today: "{due} due today, and {fresh} new ones to learn.",
+      todayNone: "Nothing is due today; {fresh} new ones to learn.",
+      todayDone: "You are done for today.",
+      start_n: "Start the review ({n})",
     },
   });
-  var FILTERS = ["all", "review", "none", "know"];
+  var FILTERS = ["all", "due", "new", "learned"];
 
   /** A link's place on the site: path relative to the language root plus its decoded anchor. */
   function linkKey(a) {
@@ -64,37 +74,58 @@
     return path + hash;
   }
 
+  /** Where a question stands today: new, due (today), learned (graduated, later), learning (later), suspended. */
   function stateOf(q) {
-    var m = store.get(q.slug);
-    return { state: m ? m.state : "none", changed: store.changed(m, q.hash) };
+    var c = store.card(q.slug);
+    var state = c.suspended
+      ? "suspended"
+      : c.state === "new"
+        ? "new"
+        : c.due <= S.endOfDay(Date.now())
+          ? "due"
+          : c.state === "review"
+            ? "learned"
+            : "learning";
+    return { state: state, changed: store.changed(q.slug, q.hash) };
   }
 
-  /** A bar (known, then to review) and "8 / 14 known · 3 to review". */
+  /** Counts over questions: total, learned, due, new, suspended, changed. */
+  function stats(questions) {
+    var out = { total: 0, learned: 0, due: 0, new: 0, learning: 0, suspended: 0, changed: 0 };
+    questions.forEach(function (q) {
+      var st = stateOf(q);
+      out.total += 1;
+      out[st.state] += 1;
+      if (st.changed) out.changed += 1;
+    });
+    return out;
+  }
+
+  /** A bar (learned, then due) and "8 / 14 learned · 3 due today". */
   function meter(questions, compact) {
-    var s = store.stats(questions);
+    var s = stats(questions);
     var pct = function (n) {
       return s.total ? (100 * n) / s.total + "%" : "0";
     };
     var parts = [t("known", s)];
-    if (s.review) parts.push(t("toReview", { n: s.review }));
+    if (s.due) parts.push(t("dueN", { n: s.due }));
     if (s.changed) parts.push(t("changed", { n: s.changed }));
     var bar = el("span", { class: "qa-meter__bar", "aria-hidden": "true" }, [
-      el("span", { class: "qa-meter__know", style: "width:" + pct(s.know) }),
-      el("span", { class: "qa-meter__review", style: "width:" + pct(s.review) }),
+      el("span", { class: "qa-meter__know", style: "width:" + pct(s.learned) }),
+      el("span", { class: "qa-meter__review", style: "width:" + pct(s.due) }),
     ]);
-    return el("span", { class: "qa-meter" + (compact ? " qa-meter--compact" : ""), "data-qa-known": s.know }, [
-      bar,
-      el("span", { class: "qa-meter__text", text: parts.join(" · ") }),
-    ]);
+    return el(
+      "span",
+      { class: "qa-meter" + (compact ? " qa-meter--compact" : ""), "data-qa-learned": s.learned, "data-qa-due": s.due },
+      [bar, el("span", { class: "qa-meter__text", text: parts.join(" · ") })]
+    );
   }
 
   function badges(q) {
     var st = stateOf(q);
     var out = el("span", { class: "qa-badges" });
-    if (st.state === "know") out.appendChild(el("span", { class: "qa-badge qa-badge--know", text: "✓ " + t("badgeKnow") }));
-    if (st.state === "review") {
-      out.appendChild(el("span", { class: "qa-badge qa-badge--review", text: "↻ " + t("badgeReview") }));
-    }
+    var names = { learned: "✓ " + t("badgeLearned"), due: "↻ " + t("badgeDue"), suspended: t("badgeSuspended") };
+    if (names[st.state]) out.appendChild(el("span", { class: "qa-badge qa-badge--" + st.state, text: names[st.state] }));
     if (st.changed) out.appendChild(el("span", { class: "qa-badge qa-badge--changed", text: t("badgeChanged") }));
     return out;
   }
@@ -146,8 +177,8 @@
     return {
       node: group,
       update: function (questions, current) {
-        var s = store.stats(questions);
-        var n = { all: s.total, review: s.review, none: s.none, know: s.know };
+        var s = stats(questions);
+        var n = { all: s.total, due: s.due, new: s.new, learned: s.learned };
         FILTERS.forEach(function (f) {
           buttons[f].setAttribute("aria-pressed", String(f === current));
           counts[f].textContent = String(n[f]);
@@ -282,7 +313,7 @@
       type: "button",
       class: "qa-button",
       "aria-controls": "qa-review-list",
-      "data-filter": "review",
+      "data-filter": "due",
       onclick: function () {
         open = !open;
         render();
@@ -308,12 +339,12 @@
       meterHost.replaceChildren(meter(d.questions));
       quizBox.checked = store.quizMode();
       var review = d.questions.filter(function (q) {
-        return stateOf(q).state === "review";
+        return stateOf(q).state === "due";
       });
-      hint.textContent = !store.count() ? t("start") : review.length ? "" : t("noReview");
+      hint.textContent = !store.count() ? t("start") : review.length ? "" : t("noDue");
       hint.hidden = !hint.textContent;
       toggle.hidden = !review.length;
-      toggle.textContent = open ? t("hideReview") : t("showReview", { n: review.length });
+      toggle.textContent = open ? t("hideDue") : t("showDue", { n: review.length });
       toggle.setAttribute("aria-expanded", String(open));
       list.hidden = !open || !review.length;
       list.replaceChildren.apply(
@@ -330,9 +361,33 @@
     render();
   }
 
+  // --- the home page's top: how many are due today, and the way into the review ------------------
+  function todayBlock(host, d) {
+    var line = el("p", { class: "qa-today__line", role: "status" });
+    var start = host.querySelector("a");
+    host.insertBefore(line, host.firstChild);
+    function render() {
+      var now = Date.now();
+      var q = store.today(d, now);
+      var counts = { due: q.due.length, fresh: q.fresh.length };
+      line.textContent = counts.due
+        ? t("today", { due: counts.due, fresh: counts.fresh })
+        : counts.fresh
+          ? t("todayNone", { fresh: counts.fresh })
+          : t("todayDone");
+      line.setAttribute("data-qa-due", String(counts.due));
+      if (start) start.textContent = t("start_n", { n: counts.due + counts.fresh });
+    }
+    store.onChange(render);
+    render();
+  }
+
   var pages = { bank: bankPage, tags: tagsPage, home: homePage };
-  S.data().then(
-    function (d) {
+  Promise.all([S.data(), store.ready()]).then(
+    function (all) {
+      var d = all[0];
+      var today = document.querySelector("[data-qa-today]");
+      if (today) todayBlock(today, d);
       Array.prototype.forEach.call(panels, function (panel) {
         var kind = panel.getAttribute("data-qa-progress");
         if (pages[kind]) {
@@ -342,7 +397,7 @@
       });
     },
     function () {
-      // No question data (a copy opened from file:// cannot fetch it): leave the panels out.
+      // No question data or scheduler (a copy opened from file:// cannot fetch the data): leave the panels out.
       Array.prototype.forEach.call(panels, function (panel) {
         panel.hidden = true;
       });

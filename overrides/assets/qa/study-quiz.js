@@ -1,4 +1,4 @@
-/* Study mode on a question page: hide and reveal the answer, quiz mode, "know it" / "review again" marks. */
+/* Study mode on a question page: hide and reveal the answer, quiz mode, the four FSRS grades, suspend, a private note. */
 (function () {
   "use strict";
   var S = window.QAStudy;
@@ -17,25 +17,35 @@
       quizHint: "打开后，每道题的答案都先隐藏，直到你点开",
       keys: "键盘快捷键",
       cover: "答案已隐藏。先自己回答，再显示答案。",
-      ask: "掌握得怎么样？",
-      know: "已掌握",
-      review: "再复习",
-      marked_know: "已标记为“已掌握”。",
-      marked_review: "已标记为“再复习”。",
-      cleared: "已清除标记。",
+      ask: "想起来了吗？",
+      graded: "已记为“{grade}”：{when}后再复习。",
+      gradedNoWhen: "已记为“{grade}”。",
       undone: "已撤销。",
       undo: "撤销",
       next: "下一题 →",
-      changed: "标记后有改动",
-      changedLong: "你标记之后，这道题的内容改过了：请重新看一遍答案，再标记一次。",
-      markedOn: "标记于 {date}",
+      changed: "复习后有改动",
+      changedLong: "你上次复习之后，这道题的内容改过了：请重新看一遍答案，再评一次。",
+      pillNew: "新题",
+      pillDue: "今天该复习",
+      pillLater: "{when}后复习",
+      pillSuspended: "已暂停复习",
+      lastOn: "上次复习：{date}",
+      suspend: "暂停复习",
+      resume: "恢复复习",
+      suspendHint: "暂停后，这道题不再出现在每日复习中，直到你恢复",
+      suspended: "已暂停：这道题不会出现在每日复习中。",
+      resumed: "已恢复复习。",
+      note: "我的笔记",
+      noteHint: "笔记只保存在这个浏览器里，随进度文件导出，不会发送到任何地方。",
+      noteSaved: "已保存。",
+      noteLabel: "这道题的私人笔记",
       keyShow: "显示 / 隐藏答案",
-      keyKnow: "标记为“已掌握”（再按一次取消）",
-      keyReview: "标记为“再复习”（再按一次取消）",
-      keyUndo: "撤销上一次标记",
+      keyGrade: "评分：重来 / 困难 / 良好 / 简单",
+      keyUndo: "撤销上一次评分",
       keyQuiz: "打开 / 关闭测验模式",
       keyNext: "下一题",
       keyPrev: "上一题",
+      failed: "保存失败：{why}",
     },
     en: {
       tools: "Test yourself",
@@ -45,31 +55,40 @@
       quizHint: "When on, every question's answer starts hidden until you reveal it",
       keys: "Keyboard shortcuts",
       cover: "The answer is hidden. Answer the question yourself, then reveal it.",
-      ask: "How well do you know it?",
-      know: "Know it",
-      review: "Review again",
-      marked_know: "Marked “know it”.",
-      marked_review: "Marked “review again”.",
-      cleared: "Mark cleared.",
+      ask: "Did you recall it?",
+      graded: "Graded “{grade}”: next review in {when}.",
+      gradedNoWhen: "Graded “{grade}”.",
       undone: "Undone.",
       undo: "Undo",
       next: "Next question →",
-      changed: "changed since you marked it",
-      changedLong:
-        "This question changed since you marked it: read the answer again, then mark it again.",
-      markedOn: "marked {date}",
+      changed: "changed since your last review",
+      changedLong: "This question changed since your last review: read the answer again, then grade it again.",
+      pillNew: "New",
+      pillDue: "Due now",
+      pillLater: "Due in {when}",
+      pillSuspended: "Suspended",
+      lastOn: "last reviewed {date}",
+      suspend: "Suspend",
+      resume: "Resume reviews",
+      suspendHint: "A suspended question stays out of the daily review until you resume it",
+      suspended: "Suspended: this question stays out of the daily review.",
+      resumed: "Back in the daily review.",
+      note: "My note",
+      noteHint: "Your note stays in this browser and goes into your progress file; it is never sent anywhere.",
+      noteSaved: "Saved.",
+      noteLabel: "Your private note on this question",
       keyShow: "Show / hide the answer",
-      keyKnow: "Mark “know it” (again to clear)",
-      keyReview: "Mark “review again” (again to clear)",
-      keyUndo: "Undo the last mark",
+      keyGrade: "Grade: Again / Hard / Good / Easy",
+      keyUndo: "Undo the last grade",
       keyQuiz: "Quiz mode on / off",
       keyNext: "Next question",
       keyPrev: "Previous question",
+      failed: "Not saved: {why}",
     },
   });
   var el = S.el;
   var store = S.store;
-  var undoTo; // the mark before the last change (undefined: nothing to undo)
+  var undoTo; // the review the last grade added (undefined: nothing to undo)
 
   // --- the bar above the answer --------------------------------------------------------------
   var toggle = el("button", {
@@ -126,21 +145,8 @@
   }, [t("show"), " ", S.kbd("A")]);
   var cover = el("div", { class: "qa-cover qa-cover--page" }, [el("p", { text: t("cover") }), reveal]);
 
-  // --- the marks below the answer -------------------------------------------------------------
-  function markButton(state, symbol, key) {
-    return el("button", {
-      type: "button",
-      class: "qa-button qa-mark qa-mark--" + state,
-      "data-mark": state,
-      "aria-pressed": "false",
-      "aria-keyshortcuts": key,
-      onclick: function () {
-        mark(state);
-      },
-    }, [el("span", { class: "qa-mark__icon", "aria-hidden": "true", text: symbol }), t(state), " ", S.kbd(key)]);
-  }
-  var knowButton = markButton("know", "✓", "1");
-  var reviewButton = markButton("review", "↻", "2");
+  // --- the grades below the answer ------------------------------------------------------------
+  var grades = S.gradeButtons(grade);
   var statusText = el("span", {});
   var undoButton = el("button", {
     type: "button",
@@ -157,15 +163,52 @@
   var changedNote = el("p", { class: "qa-changed", hidden: true, text: t("changedLong") });
   var marks = el("div", { class: "qa-marks", role: "group", "aria-label": t("ask") }, [
     el("span", { class: "qa-marks__ask", text: t("ask") }),
-    el("span", { class: "qa-marks__buttons" }, [knowButton, reviewButton]),
+    grades.node,
     status,
     changedNote,
   ]);
 
+  // --- suspend and the private note, under the grades -------------------------------------------
+  var suspendButton = el("button", {
+    type: "button",
+    class: "qa-button qa-suspend",
+    title: t("suspendHint"),
+    "aria-pressed": "false",
+    onclick: function () {
+      if (!ready) return;
+      var on = !store.card(slug).suspended;
+      attempt(function () {
+        store.setSuspended(slug, on);
+        statusText.textContent = t(on ? "suspended" : "resumed");
+      });
+    },
+  });
+  var noteBox = el("textarea", {
+    class: "qa-note__text",
+    rows: "3",
+    "aria-label": t("noteLabel"),
+    oninput: function () {
+      clearTimeout(noteTimer);
+      noteTimer = setTimeout(saveNote, 600);
+    },
+    onblur: saveNote,
+  });
+  var noteStatus = el("span", { class: "qa-note__status", role: "status" });
+  var note = el("details", { class: "qa-note" }, [
+    el("summary", { text: t("note") }),
+    noteBox,
+    el("p", { class: "qa-note__hint" }, [t("noteHint"), " ", noteStatus]),
+  ]);
+  var cardTools = el("div", { class: "qa-card-tools" }, [suspendButton, note]);
+  var noteTimer = null;
+
   answer.setAttribute("tabindex", "-1");
   answer.parentNode.insertBefore(bar, answer);
   answer.parentNode.insertBefore(cover, answer);
+  answer.parentNode.insertBefore(cardTools, answer.nextSibling);
   answer.parentNode.insertBefore(marks, answer.nextSibling);
+  noteBox.value = store.note(slug);
+  note.open = !!noteBox.value;
 
   function hidden() {
     return root.classList.contains(HIDDEN);
@@ -181,23 +224,56 @@
     setHidden(on);
   }
 
-  function mark(state) {
-    var current = store.get(slug);
-    var next = current && current.state === state && !store.changed(current, hash) ? null : state;
-    undoTo = store.set(slug, next, hash);
-    statusText.textContent = next ? t("marked_" + next) : t("cleared");
+  /** Run a store write; a failure is shown here too (the store also raises its banner). */
+  function attempt(write) {
+    try {
+      write();
+      return true;
+    } catch (e) {
+      statusText.textContent = t("failed", { why: e.code || e.message });
+      return false;
+    }
+  }
+
+  function grade(g) {
+    if (hidden()) return; // grade what you saw: reveal first
+    var entry;
+    if (!attempt(function () {
+      entry = store.grade(slug, g, hash);
+    })) return;
+    undoTo = entry;
+    var c = scheduled() ? store.card(slug) : null;
+    statusText.textContent = c
+      ? t("graded", { grade: S.gradeName(g), when: S.interval(c.due - entry.t) })
+      : t("gradedNoWhen", { grade: S.gradeName(g) });
     undoButton.hidden = false;
-    if (onward) onward.hidden = !next; // marked: on to the next one, as with flashcards
+    if (onward) onward.hidden = false; // graded: on to the next one, as with flashcards
     render();
   }
 
   function undo() {
     if (undoTo === undefined) return;
-    store.restore(slug, undoTo);
+    var entry = undoTo;
+    if (!attempt(function () {
+      store.undo(slug, entry);
+    })) return;
     undoTo = undefined;
     statusText.textContent = t("undone");
     undoButton.hidden = true;
     render();
+  }
+
+  function saveNote() {
+    clearTimeout(noteTimer);
+    if (noteBox.value === store.note(slug)) return;
+    if (attempt(function () {
+      store.setNote(slug, noteBox.value);
+    })) noteStatus.textContent = t("noteSaved");
+  }
+
+  var ready = false;
+  function scheduled() {
+    return ready;
   }
 
   function render() {
@@ -208,17 +284,25 @@
     toggle.appendChild(S.kbd("A"));
     toggle.setAttribute("aria-expanded", String(!isHidden));
     quizBox.checked = store.quizMode();
-    var m = store.get(slug);
-    var isChanged = store.changed(m, hash);
-    pill.hidden = !m;
-    pill.className = "qa-pill" + (m ? " qa-pill--" + m.state : "");
-    pill.textContent = m ? t(m.state) : "";
-    if (m) pill.title = t("markedOn", { date: new Date(m.time).toLocaleString(S.lang === "en" ? "en" : "zh-CN") });
+    var isChanged = store.changed(slug, hash);
     flag.hidden = !isChanged;
     changedNote.hidden = !isChanged;
-    knowButton.setAttribute("aria-pressed", String(!!m && m.state === "know" && !isChanged));
-    reviewButton.setAttribute("aria-pressed", String(!!m && m.state === "review" && !isChanged));
     if (undoTo === undefined) undoButton.hidden = true;
+    if (!ready) return;
+    var c = store.card(slug);
+    var now = Date.now();
+    var kind = c.suspended ? "suspended" : c.state === "new" ? "new" : c.due <= S.endOfDay(now) ? "due" : "later";
+    pill.hidden = false;
+    pill.className = "qa-pill qa-pill--" + kind;
+    pill.setAttribute("data-qa-card", kind);
+    pill.textContent =
+      kind === "later" ? t("pillLater", { when: S.interval(c.due - now) }) : t("pill" + kind.charAt(0).toUpperCase() + kind.slice(1));
+    if (c.last) pill.title = t("lastOn", { date: new Date(c.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") });
+    else pill.removeAttribute("title");
+    grades.show(store.preview(slug, now), now);
+    suspendButton.textContent = t(c.suspended ? "resume" : "suspend");
+    suspendButton.setAttribute("aria-pressed", String(c.suspended));
+    if (document.activeElement !== noteBox && noteBox.value !== c.note) noteBox.value = c.note;
   }
 
   function follow(key) {
@@ -229,11 +313,8 @@
   S.keys.add(["a"], t("keyShow"), function () {
     setHidden(!hidden());
   });
-  S.keys.add(["1"], t("keyKnow"), function () {
-    mark("know");
-  });
-  S.keys.add(["2"], t("keyReview"), function () {
-    mark("review");
+  S.keys.add(["1", "2", "3", "4"], t("keyGrade"), function (event) {
+    grade(parseInt(event.key, 10));
   });
   S.keys.add(["u"], t("keyUndo"), undo);
   S.keys.add(["q"], t("keyQuiz"), function () {
@@ -254,5 +335,9 @@
   // The quiz-mode switch may have changed in another tab since this page was loaded: follow it.
   if (store.quizMode() && !hidden()) root.classList.add(HIDDEN);
   render();
+  store.ready().then(function () {
+    ready = true;
+    render();
+  });
   S.quiz = { reveal: function () { setHidden(false); } };
 })();

@@ -1,0 +1,371 @@
+/* Study mode, the daily review: due questions and today's new ones, one at a time, graded with FSRS; resumable. */
+(function () {
+  "use strict";
+  var S = window.QAStudy;
+  var host = document.querySelector("[data-qa-review]");
+  if (!host) return;
+  var el = S.el;
+  var store = S.store;
+  var AGAIN_WITHIN = 20 * 60000; // a card due again this soon comes back in the same session (learning steps)
+  var t = S.strings({
+    zh: {
+      setup: "今日复习设置",
+      bank: "题库",
+      tag: "标签",
+      any: "全部",
+      newPerDay: "每天新题数",
+      counts: "今天到期 {due} 道 · 新题 {fresh} 道",
+      nothing: "这里今天没有要复习的题。",
+      tomorrow: "明天到期：{n} 道。",
+      start: "开始复习",
+      resumeTitle: "有一次复习还没做完",
+      resumeLine: "共 {n} 道，还剩 {left} 道（开始于 {date}）。",
+      resume: "继续复习",
+      discard: "放弃这次复习",
+      left: "还剩 {n} 道",
+      of: "第 {i} 题",
+      think: "先自己回答，再显示答案。",
+      reveal: "显示答案",
+      loading: "正在加载答案…",
+      failed: "答案没能加载。",
+      open: "在新标签页打开题目页面",
+      ask: "想起来了吗？",
+      note: "我的笔记",
+      end: "结束复习",
+      announce: "第 {i} 题，还剩 {left} 道：{title}",
+      announceGrade: "已记为“{grade}”，{when}后再复习。",
+      summary: "复习完成",
+      summaryLine: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
+      summaryLineOne: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
+      summaryNone: "这次没有复习任何题。",
+      back: "返回今日复习",
+      keyReveal: "显示答案",
+      keyGrade: "评分：重来 / 困难 / 良好 / 简单",
+    },
+    en: {
+      setup: "Today's review",
+      bank: "Bank",
+      tag: "Topic",
+      any: "All",
+      newPerDay: "New questions a day",
+      counts: "{due} due today · {fresh} new",
+      nothing: "Nothing to review here today.",
+      tomorrow: "Due tomorrow: {n}.",
+      start: "Start the review",
+      resumeTitle: "A review is still in progress",
+      resumeLine: "{left} of {n} questions left (started {date}).",
+      resume: "Resume the review",
+      discard: "Discard it",
+      left: "{n} left",
+      of: "Question {i}",
+      think: "Answer it yourself first, then reveal the answer.",
+      reveal: "Show answer",
+      loading: "Loading the answer…",
+      failed: "The answer did not load.",
+      open: "Open the question's page in a new tab",
+      ask: "Did you recall it?",
+      note: "My note",
+      end: "End the review",
+      announce: "Question {i}, {left} left: {title}",
+      announceGrade: "Graded “{grade}”, next review in {when}.",
+      summary: "Review done",
+      summaryLine: "{n} reviews ({distinct} questions) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
+      summaryLineOne: "1 review (1 question) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
+      summaryNone: "No question was reviewed this time.",
+      back: "Back to today's review",
+      keyReveal: "Show the answer",
+      keyGrade: "Grade: Again / Hard / Good / Easy",
+    },
+  });
+  var data = null;
+  var run = null; // {queue: [slug], i, done: [{slug, g}], started, filter, revealed}
+  var view = null; // the live parts of the question view
+  var live = el("p", { class: "qa-review__live", "aria-live": "polite", role: "status" });
+
+  function show(node, focus) {
+    host.replaceChildren(node, live);
+    if (focus) focus.focus({ preventScroll: false });
+  }
+
+  function persist() {
+    try {
+      store.saveSession("review", run);
+    } catch (e) {
+      /* the store showed the reader its banner; the session goes on in this page */
+    }
+  }
+
+  // --- setup: filters, the daily limit for new questions, and what is there today -----------------
+  function setupView() {
+    run = null;
+    view = null;
+    var saved = store.session("review");
+    var filter = (saved && saved.lastFilter) || {};
+    var bankSelect = el("select", { id: "qa-review-bank", onchange: update }, [el("option", { value: "", text: t("any") })]);
+    data.banks.forEach(function (bank) {
+      bankSelect.appendChild(el("option", { value: bank.id, text: bank.title, selected: bank.id === filter.bank }));
+    });
+    var tagSelect = el("select", { id: "qa-review-tag", onchange: update }, [el("option", { value: "", text: t("any") })]);
+    data.tags.forEach(function (tag) {
+      tagSelect.appendChild(el("option", { value: tag.id, text: tag.name, selected: tag.id === filter.tag }));
+    });
+    var limit = el("input", {
+      id: "qa-review-new",
+      type: "number",
+      min: "0",
+      max: "9999",
+      inputmode: "numeric",
+      class: "qa-mock__number",
+      value: String(store.settings().newPerDay),
+      onchange: function () {
+        var n = parseInt(limit.value, 10);
+        if (isFinite(n) && n >= 0) {
+          try {
+            store.setSettings({ newPerDay: n });
+          } catch (e) {
+            /* reported by the store */
+          }
+        }
+        update();
+      },
+    });
+    var counts = el("p", { class: "qa-review__counts", role: "status" });
+    var startButton = el("button", { type: "submit", class: "qa-button qa-button--primary qa-review__start", text: t("start") });
+    var form = el("form", { class: "qa-review__setup", "aria-label": t("setup") }, [
+      el("div", { class: "qa-review__filters" }, [
+        el("label", { for: "qa-review-bank", text: t("bank") }),
+        bankSelect,
+        el("label", { for: "qa-review-tag", text: t("tag") }),
+        tagSelect,
+        el("label", { for: "qa-review-new", text: t("newPerDay") }),
+        limit,
+      ]),
+      counts,
+      startButton,
+    ]);
+    function current() {
+      return { bank: bankSelect.value || null, tag: tagSelect.value || null };
+    }
+    function update() {
+      var now = Date.now();
+      var q = store.today(data, now, current());
+      var n = q.due.length + q.fresh.length;
+      counts.textContent = n
+        ? t("counts", { due: q.due.length, fresh: q.fresh.length })
+        : t("nothing") + " " + t("tomorrow", { n: dueTomorrow(current(), now) });
+      startButton.disabled = !n;
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var f = current();
+      var q = store.today(data, Date.now(), f);
+      var queue = q.due.concat(q.fresh);
+      if (!queue.length) return;
+      run = { queue: queue, i: 0, done: [], started: Date.now(), filter: f, lastFilter: f, revealed: false };
+      persist();
+      questionView(true);
+    });
+    update();
+    var nodes = [form];
+    if (saved && saved.queue && saved.i < saved.queue.length) nodes.unshift(resumeBox(saved));
+    show(el("div", {}, nodes));
+  }
+
+  function resumeBox(saved) {
+    var date = new Date(saved.started).toLocaleString(S.lang === "en" ? "en" : "zh-CN");
+    return el("div", { class: "qa-resume", role: "region", "aria-label": t("resumeTitle") }, [
+      el("p", { class: "qa-resume__title", text: t("resumeTitle") }),
+      el("p", { text: t("resumeLine", { n: saved.queue.length, left: saved.queue.length - saved.i, date: date }) }),
+      el("button", {
+        type: "button",
+        class: "qa-button qa-button--primary",
+        "data-qa-action": "resume",
+        text: t("resume"),
+        onclick: function () {
+          run = saved;
+          questionView(true);
+        },
+      }),
+      " ",
+      el("button", {
+        type: "button",
+        class: "qa-button",
+        "data-qa-action": "discard",
+        text: t("discard"),
+        onclick: function () {
+          store.saveSession("review", { lastFilter: saved.filter || {} });
+          setupView();
+        },
+      }),
+    ]);
+  }
+
+  function dueTomorrow(filter, now) {
+    var end = S.endOfDay(now, 1);
+    return store.due(end).filter(function (slug) {
+      var q = data.bySlug[slug];
+      return q && (!filter.bank || q.bank === filter.bank) && (!filter.tag || q.tags.indexOf(filter.tag) >= 0);
+    }).length - store.today(data, now, filter).due.length;
+  }
+
+  // --- one question: think, reveal, grade ----------------------------------------------------------
+  /** Show the question at run.i; `announce`: true, or text said first (the last grade) to a screen reader. */
+  function questionView(announce) {
+    // questions gone from the site since the session started (a redeploy) are skipped
+    while (run.i < run.queue.length && !data.bySlug[run.queue[run.i]]) run.i += 1;
+    if (run.i >= run.queue.length) return summaryView();
+    var q = data.bySlug[run.queue[run.i]];
+    var left = run.queue.length - run.i;
+    S.answerOf(q).catch(function () {}); // fetch while the reader thinks
+    var title = el("h2", { class: "qa-review__question", tabindex: "-1", text: q.title });
+    var answerBox = el("div", { class: "qa-review__answer", hidden: true });
+    var revealButton = el("button", {
+      type: "button",
+      class: "qa-button qa-button--primary",
+      "aria-keyshortcuts": "A",
+      onclick: reveal,
+    }, [t("reveal"), " ", S.kbd("A")]);
+    var think = el("div", { class: "qa-cover qa-review__think" }, [el("p", { text: t("think") }), revealButton]);
+    var grades = S.gradeButtons(grade);
+    var gradeBar = el("div", { class: "qa-marks qa-review__grade", role: "group", "aria-label": t("ask"), hidden: true }, [
+      el("span", { class: "qa-marks__ask", text: t("ask") }),
+      grades.node,
+    ]);
+    var tags = el(
+      "p",
+      { class: "qa-mock__tags-line" },
+      q.tags.map(function (id) {
+        return data.tagById[id] ? el("span", { class: "qa-chip qa-chip--small", text: data.tagById[id].name }) : null;
+      })
+    );
+    var node = el("section", { class: "qa-review__run", "aria-label": t("setup") }, [
+      el("div", { class: "qa-mock__head" }, [
+        el("span", { class: "qa-review__left", "data-qa-left": String(left), text: t("left", { n: left }) }),
+        el("span", { class: "qa-mock__total", text: t("of", { i: run.done.length + 1 }) }),
+        el("button", { type: "button", class: "qa-link qa-mock__end", text: t("end"), onclick: summaryView }),
+      ]),
+      tags,
+      title,
+      think,
+      answerBox,
+      gradeBar,
+    ]);
+    view = { q: q, think: think, answerBox: answerBox, gradeBar: gradeBar, grades: grades };
+    show(node, title);
+    var said = t("announce", { i: run.done.length + 1, left: left, title: q.title });
+    live.textContent = typeof announce === "string" ? announce + " " + said : said;
+    if (run.revealed) reveal();
+  }
+
+  function reveal() {
+    if (!view || !view.think || !view.think.isConnected) return;
+    var v = view;
+    var q = v.q;
+    if (!run.revealed) {
+      run.revealed = true;
+      persist();
+    }
+    v.think.hidden = true;
+    v.answerBox.hidden = false;
+    v.answerBox.replaceChildren(el("p", { class: "qa-panel__hint", text: t("loading") }));
+    var link = el("p", { class: "qa-mock__open" }, [
+      el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" }),
+    ]);
+    var note = store.card(q.slug).note;
+    var noteBlock = note
+      ? el("div", { class: "qa-review__note" }, [el("p", { class: "qa-marks__ask", text: t("note") }), el("p", { text: note })])
+      : null;
+    S.answerOf(q).then(
+      function (answer) {
+        if (view === v) v.answerBox.replaceChildren(answer, noteBlock || "", link);
+      },
+      function () {
+        if (view === v) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
+      }
+    );
+    var now = Date.now();
+    v.grades.show(store.preview(q.slug, now), now);
+    v.gradeBar.hidden = false;
+    v.grades.buttons[2].focus({ preventScroll: true });
+  }
+
+  function grade(g) {
+    if (!view || !run || !run.revealed || !view.gradeBar.isConnected) return;
+    var q = view.q;
+    try {
+      store.grade(q.slug, g, q.hash);
+    } catch (e) {
+      // Storage refused it: the store keeps the review in memory (its banner says so and offers the
+      // export), so the session goes on rather than asking for the same grade again.
+    }
+    var c = store.card(q.slug);
+    run.done.push({ slug: q.slug, g: g });
+    if (c.due - Date.now() <= AGAIN_WITHIN) run.queue.push(q.slug);
+    run.i += 1;
+    run.revealed = false;
+    persist();
+    var said = t("announceGrade", { grade: S.gradeName(g), when: S.interval(c.due - Date.now()) });
+    if (run.i < run.queue.length) questionView(said);
+    else summaryView(said);
+  }
+
+  // --- the end: what was done, what comes tomorrow --------------------------------------------------
+  function summaryView(said) {
+    var done = run ? run.done : [];
+    var filter = (run && run.filter) || {};
+    var counts = { g1: 0, g2: 0, g3: 0, g4: 0 };
+    var distinct = Object.create(null);
+    done.forEach(function (item) {
+      counts["g" + item.g] += 1;
+      distinct[item.slug] = true;
+    });
+    var seconds = run ? (Date.now() - run.started) / 1000 : 0;
+    try {
+      store.saveSession("review", { lastFilter: filter });
+    } catch (e) {
+      /* reported */
+    }
+    run = null;
+    view = null;
+    var heading = el("h2", { tabindex: "-1", text: t("summary") });
+    var line = done.length
+      ? t(
+          done.length === 1 ? "summaryLineOne" : "summaryLine",
+          Object.assign({ n: done.length, distinct: Object.keys(distinct).length, time: S.clock(seconds) }, counts)
+        )
+      : t("summaryNone");
+    show(
+      el("section", { class: "qa-review__summary" }, [
+        heading,
+        el("p", { class: "qa-review__line", text: line }),
+        el("p", { class: "qa-review__tomorrow", text: t("tomorrow", { n: dueTomorrow(filter, Date.now()) }) }),
+        el("div", { class: "qa-mock__actions" }, [
+          el("button", { type: "button", class: "qa-button qa-button--primary", text: t("back"), onclick: setupView }),
+        ]),
+      ]),
+      heading
+    );
+    live.textContent = (typeof said === "string" ? said + " " : "") + line;
+  }
+
+  S.keys.add(["a"], t("keyReveal"), reveal);
+  S.keys.add(["1", "2", "3", "4"], t("keyGrade"), function (event) {
+    grade(parseInt(event.key, 10));
+  });
+
+  Promise.all([S.data(), store.ready()]).then(
+    function (all) {
+      data = all[0];
+      var saved = store.session("review");
+      // back here (reload, Back, a closed tab) in the middle of a session: offer to resume it
+      setupView();
+      if (saved && saved.queue && saved.i < saved.queue.length) {
+        var resume = host.querySelector('[data-qa-action="resume"]');
+        if (resume) resume.focus({ preventScroll: true });
+      }
+    },
+    function () {
+      host.textContent = t("failed");
+    }
+  );
+})();

@@ -1,0 +1,602 @@
+"""The study engine as a reader uses it: the v2 progress store, FSRS grading, merging, notes, storage failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_study import DESKTOP, PHONE, goto, reader
+
+STUDY_KEY = "qa-study@/:study"
+V1_KEY = "qa-study@/:marks"
+DAY = 86_400_000
+
+
+@pytest.fixture(scope="module")
+def data(seed_site: Path) -> dict[str, dict[str, Any]]:
+    """The question data the build published, per language."""
+    return {
+        lang: json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
+        for lang, prefix in (("zh", ""), ("en", "en"))
+    }
+
+
+def store(page: Any, expression: str, arg: Any = None) -> Any:
+    """Run `expression` with `S` = window.QAStudy.store (and `arg`) once the store is there."""
+    page.wait_for_function("window.QAStudy && QAStudy.store")
+    return page.evaluate(f"async (arg) => {{ const S = QAStudy.store; return {expression}; }}", arg)
+
+
+def stored(page: Any) -> dict[str, Any]:
+    raw = page.evaluate(f"localStorage.getItem({json.dumps(STUDY_KEY)})")
+    return json.loads(raw) if raw else {}
+
+
+def seed_before_scripts(context: Any, key: str, value: Any) -> None:
+    """Put `value` under `key` before the first page's scripts run (once per browser profile)."""
+    context.add_init_script(
+        f"if (location.protocol === 'http:' && !sessionStorage.getItem('seeded')) {{"
+        f" sessionStorage.setItem('seeded', '1');"
+        f" localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps(value))}); }}"
+    )
+
+
+def fill_storage(page: Any) -> None:
+    """Fill this origin's localStorage to the brim (another site on the same origin could)."""
+    page.evaluate(
+        """() => {
+        let chunk = "x".repeat(1 << 20), i = 0;
+        while (chunk.length) {
+          try { localStorage.setItem("filler:" + i++, chunk); }
+          catch (e) { chunk = chunk.slice(0, chunk.length >> 1); }
+        }
+      }"""
+    )
+
+
+# --- the store ---------------------------------------------------------------------------------------
+
+
+def test_v1_marks_migrate_once_into_reviews(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    marks = {
+        qs[0]["slug"]: {"state": "know", "hash": qs[0]["hash"], "time": 1_700_000_000_000},
+        qs[1]["slug"]: {"state": "review", "hash": "oldhash", "time": 1_700_000_500_000},
+    }
+    with reader(browser) as context:
+        seed_before_scripts(context, V1_KEY, {"version": 1, "marks": marks})
+        page = goto(context.new_page(), seed_url + "tags/")
+        store(page, "S.count()")
+        doc = stored(page)
+        assert doc["format"] == "qa-study-progress" and doc["version"] == 2 and doc["site"] == "/"
+        assert doc["cards"] == {
+            qs[0]["slug"]: {"log": [{"t": 1_700_000_000_000, "g": 3}], "hash": qs[0]["hash"]},
+            qs[1]["slug"]: {"log": [{"t": 1_700_000_500_000, "g": 1}], "hash": "oldhash"},
+        }
+        assert page.evaluate(f"localStorage.getItem({json.dumps(V1_KEY)})") is None
+        page.reload()  # once: a second load does not add the reviews again
+        assert store(page, "S.count()") == 2
+        assert store(page, "S.ready().then(() => S.card(arg).state)", qs[0]["slug"]) in ("learning", "review")
+        assert store(page, "S.changed(arg[0], arg[1])", [qs[1]["slug"], qs[1]["hash"]]) is True
+
+
+def test_due_dates_move_with_the_grade(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url)
+        store(page, "S.ready()")
+        due = {}
+        for g, q in zip((1, 2, 3, 4), qs[:4], strict=True):
+            store(page, "S.grade(arg[0], arg[1], arg[2])", [q["slug"], g, q["hash"]])
+            due[g] = store(page, "S.card(arg).due - Date.now()", q["slug"])
+        assert 0 < due[1] < due[2] < due[3] < due[4], due
+        assert due[4] > 2 * DAY  # Easy on a new card: days, not minutes (FSRS defaults)
+        assert due[1] < 10 * 60_000  # Again: minutes
+        # a second Good a day later pushes the card further out than the first did
+        first = store(page, "S.card(arg).due", qs[2]["slug"])
+        page.evaluate("(ms) => { const now = Date.now; Date.now = () => now() + ms; }", DAY)
+        store(page, "S.grade(arg, 3)", qs[2]["slug"])
+        again = store(page, "S.card(arg)", qs[2]["slug"])
+        assert again["due"] - again["last"] > first - store(page, "S.card(arg).firstReview", qs[2]["slug"])
+        assert again["reviews"] == 2 and again["state"] == "review"
+        # due(now) lists the cards whose time has come; a suspended card is left out
+        later = store(page, "S.due(Date.now() + 20 * 60000)")
+        assert qs[0]["slug"] in later and qs[3]["slug"] not in later
+        store(page, "S.setSuspended(arg, true)", qs[0]["slug"])
+        assert qs[0]["slug"] not in store(page, "S.due(Date.now() + 20 * 60000)")
+        store(page, "S.reset(arg)", qs[1]["slug"])
+        assert store(page, "S.card(arg).state", qs[1]["slug"]) == "new"
+
+
+def test_lookups_are_safe_for_any_slug(browser: Any, seed_url: str) -> None:
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url)
+        store(page, "S.ready()")
+        for slug in ("constructor", "__proto__", "hasownproperty", "tostring", "valueof"):
+            card = store(page, "S.card(arg)", slug)
+            assert card["state"] == "new" and card["reviews"] == 0 and card["note"] == "", slug
+            assert store(page, "S.changed(arg, 'h')", slug) is False
+        for slug in ("constructor", "hasownproperty", "tostring", "valueof"):  # slug-shaped names
+            store(page, "S.grade(arg, 3)", slug)
+            store(page, "S.setNote(arg, 'n')", slug)
+            assert store(page, "S.card(arg).reviews", slug) == 1
+        # "__proto__" is no slug (the build never makes one): refused with a message, nothing stored
+        refused = store(page, "(() => { try { S.grade('__proto__', 3); } catch (e) { return e.message; } })()")
+        assert "bad grade" in refused
+        page.reload()
+        assert sorted(store(page, "S.slugs()")) == ["constructor", "hasownproperty", "tostring", "valueof"]
+        assert store(page, "S.card('__proto__').reviews") == 0
+
+
+def test_merge_docs_is_a_union_of_logs_and_newest_wins() -> None:
+    """mergeDocs, the pure merge the sync and the progress link reuse, run in node on the shipped file."""
+    import subprocess
+
+    from tests.sitekit import ROOT
+
+    script = r"""
+      const vm = require("vm"), fs = require("fs");
+      const ctx = {URL, JSON, Object, Math, Array, Date, Error, Promise, Map, location: {href: "http://x/"}, addEventListener() {},
+                   document: {}, window: null};
+      ctx.window = ctx; vm.createContext(ctx);
+      ctx.QAStudy = {siteRoot: "http://x/", strings: () => (k) => k, el: () => null};
+      vm.runInContext(fs.readFileSync(process.argv[1], "utf8"), ctx);
+      const S = ctx.QAStudy.store;
+      const phone = {format: "qa-study-progress", version: 2, site: "/", cards: {
+        a: {log: [{t: 10, g: 3}, {t: 30, g: 1}], hash: "h2", note: {text: "phone", t: 50}},
+        b: {log: [{t: 5, g: 2}], reset: 20}, c: {log: [{t: 7, g: 4}], suspended: {on: true, t: 8}}}};
+      const laptop = {format: "qa-study-progress", version: 2, site: "/", cards: {
+        a: {log: [{t: 10, g: 3}, {t: 20, g: 4}], hash: "h1", note: {text: "laptop", t: 40}},
+        b: {log: [{t: 15, g: 3}, {t: 25, g: 3}]}, c: {suspended: {on: false, t: 9}}}};
+      const v = (d) => S.validate(d, null).doc;
+      const m = S.mergeDocs(v(laptop), v(phone));
+      const n = S.mergeDocs(v(phone), v(laptop));
+      console.log(JSON.stringify({m, same: JSON.stringify(m) === JSON.stringify(n), laptop: v(laptop)}));
+    """
+    out = subprocess.run(
+        ["node", "-e", script, str(ROOT / "overrides/assets/qa/study-store.js")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    cards = result["m"]["cards"]
+    assert cards["a"] == {
+        "log": [{"t": 10, "g": 3}, {"t": 20, "g": 4}, {"t": 30, "g": 1}],
+        "hash": "h2",  # from the newest review (the phone's)
+        "note": {"text": "phone", "t": 50},
+    }
+    assert cards["b"] == {"log": [{"t": 25, "g": 3}], "reset": 20}  # the reset wins over older reviews
+    assert cards["c"] == {"log": [{"t": 7, "g": 4}], "suspended": {"on": False, "t": 9}}
+    assert result["same"], "merge order changed the result"
+    assert result["laptop"]["cards"]["a"]["log"] == [{"t": 10, "g": 3}, {"t": 20, "g": 4}]  # inputs untouched
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_failed_write_says_so_and_keeps_what_was_there(
+    browser: Any, seed_url: str, data: dict, viewport: dict
+) -> None:
+    qs = data["en"]["questions"]
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), seed_url + "en/", ".qa-panel")
+        store(page, "S.grade(arg, 3)", qs[0]["slug"])
+        before = stored(page)
+        fill_storage(page)
+        code = store(
+            page, "(() => { try { S.grade(arg, 1); return 'saved'; } catch (e) { return e.code; } })()", qs[1]["slug"]
+        )
+        assert code == "quota"
+        alert = page.get_by_role("alert")
+        assert "NOT saved" in alert.inner_text()
+        assert stored(page) == before  # what was there stays whole
+        assert store(page, "S.unsaved()") is True
+        with page.expect_download() as download:
+            alert.get_by_role("button", name="Export progress").click()
+        exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert set(exported["cards"]) == {qs[0]["slug"], qs[1]["slug"]}  # the unsaved review is in the file
+        # an import into a full store is refused as a whole and says so
+        result = store(
+            page,
+            "S.merge(arg).then(() => 'merged', (e) => e.code)",
+            {
+                "format": "qa-study-progress",
+                "version": 2,
+                "site": "/",
+                "cards": {qs[2]["slug"]: {"log": [{"t": 1, "g": 3}]}},
+            },
+        )
+        assert result == "quota" and stored(page) == before
+
+
+# --- the daily review ----------------------------------------------------------------------------------
+
+REVIEW_UI = {
+    "zh": {
+        "counts": "今天到期 {due} 道 · 新题 {fresh} 道",
+        "left": "还剩 {n} 道",
+        "start": "开始复习",
+        "show": "显示答案",
+    },
+    "en": {
+        "counts": "{due} due today · {fresh} new",
+        "left": "{n} left",
+        "start": "Start the review",
+        "show": "Show answer",
+    },
+}
+
+
+def make_due(page: Any, slugs: list[str], hashes: dict[str, str]) -> None:
+    """Reviews ten days ago (one Good on a new card: due again ten minutes later), so these are due now."""
+    doc = {
+        "format": "qa-study-progress",
+        "version": 2,
+        "site": "/",
+        "cards": {s: {"log": [{"t": 0, "g": 3}], "hash": hashes[s]} for s in slugs},
+    }
+    page.evaluate(
+        "(doc) => { const t = Date.now() - 10 * 86400000;"
+        " for (const c of Object.values(doc.cards)) c.log[0].t = t; return QAStudy.store.merge(doc); }",
+        doc,
+    )
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, lang: str, viewport: dict) -> None:
+    qs = data[lang]["questions"]
+    ui = REVIEW_UI[lang]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[3]["slug"], qs[7]["slug"]], hashes)
+        page.reload()
+        page.locator("#qa-review-new").fill("1")
+        page.locator("#qa-review-new").dispatch_event("change")
+        page.wait_for_function(
+            "(want) => document.querySelector('.qa-review__counts').textContent === want",
+            arg=ui["counts"].format(due=2, fresh=1),
+        )
+        page.get_by_role("button", name=ui["start"]).click()
+        seen = []
+        for i, how in enumerate(("click", "key", "key")):
+            page.wait_for_selector(".qa-review__run")
+            assert page.locator(".qa-review__left").inner_text() == ui["left"].format(n=3 - i)
+            title = page.locator(".qa-review__question").inner_text()
+            seen.append(next(q["slug"] for q in qs if q["title"] == title))
+            assert page.locator(".qa-review__answer").is_hidden()
+            assert page.locator(".qa-review__live").inner_text().endswith(title)  # told to a screen reader
+            if how == "click":
+                page.get_by_role("button", name=ui["show"]).click()
+            else:
+                page.keyboard.press("a")
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            grade_bar = page.locator(".qa-review__grade")
+            when = grade_bar.locator(".qa-grade__when").all_inner_texts()
+            assert len(when) == 4 and all(when), when  # each grade shows the interval it would give
+            box = grade_bar.locator("button").first.bounding_box()
+            assert box and box["height"] >= 44, box  # a thumb's size
+            links = page.locator(".qa-review__answer a[href]")
+            assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+            if how == "click":
+                grade_bar.locator("button[data-grade='3']").click()
+            else:
+                page.keyboard.press("4")
+        assert seen[:2] == sorted(seen[:2], key=[qs[3]["slug"], qs[7]["slug"]].index) or set(seen[:2]) == {
+            qs[3]["slug"],
+            qs[7]["slug"],
+        }
+        assert seen[2] not in (qs[3]["slug"], qs[7]["slug"])  # then the new one
+        summary = page.locator(".qa-review__summary")
+        summary.wait_for()
+        line = summary.locator(".qa-review__line").inner_text()
+        assert ("复习了 3 次（3 道题）" if lang == "zh" else "3 reviews (3 questions)") in line
+        assert summary.locator(".qa-review__tomorrow").inner_text()
+        doc = stored(page)
+        for slug in seen:
+            assert doc["cards"][slug]["hash"] == hashes[slug]
+        assert [len(doc["cards"][s]["log"]) for s in seen] == [2, 2, 1]
+        store(page, "S.ready()")
+        for slug in seen:
+            assert store(page, "S.card(arg).due - Date.now()", slug) > 12 * 3_600_000  # all out to later days
+        # and the home page agrees: nothing due, the daily new question taken
+        goto(page, prefix, ".qa-today__line")
+        assert page.locator(".qa-today__line").get_attribute("data-qa-due") == "0"
+
+
+def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[1]["slug"], qs[2]["slug"], qs[4]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.get_by_role("button", name="开始复习").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("3")
+        page.wait_for_function("document.querySelector('.qa-review__left').textContent === '还剩 2 道'")
+        second = page.locator(".qa-review__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+
+        page.reload()  # 1. a reload: offered, and resumed where it was (answer shown)
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        assert page.locator(".qa-review__left").inner_text() == "还剩 2 道"
+
+        page.locator("header .md-header__title, a.md-header__button.md-logo").first.click()  # 2. a link away...
+        page.wait_for_url(seed_url)
+        page.go_back()  # ...and Back
+        page.get_by_role("button", name="继续复习").click()
+        assert page.locator(".qa-review__question").inner_text() == second
+
+        page.close()  # 3. the tab closed, the page opened again later
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-resume")
+        assert "还剩 2 道" in page.locator(".qa-resume").inner_text()
+        page.get_by_role("button", name="继续复习").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.keyboard.press("4")
+        page.locator(".qa-review__summary").wait_for()
+        assert "复习了 3 次（3 道题）" in page.locator(".qa-review__line").inner_text()
+        page.reload()  # finished: nothing left to resume
+        page.wait_for_selector(".qa-review__setup")
+        assert page.locator(".qa-resume").count() == 0
+        assert page.get_by_role("button", name="放弃这次复习").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, data: dict, lang: str) -> None:
+    qs = data[lang]["questions"]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    words = {
+        "zh": {"note": "我的笔记", "saved": "已保存。", "suspend": "暂停复习", "resume": "恢复复习"},
+        "en": {"note": "My note", "saved": "Saved.", "suspend": "Suspend", "resume": "Resume reviews"},
+    }[lang]
+    with reader(browser) as context:
+        page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
+        page.get_by_text(words["note"], exact=True).click()
+        page.locator(".qa-note__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
+        page.locator("article h1").click()  # leaving the box saves it
+        page.wait_for_selector(f"text={words['saved']}")
+        page.reload()
+        page.wait_for_selector(".qa-note[open]")
+        assert page.locator(".qa-note__text").input_value() == "TP 切分的是权重矩阵 <b>not html</b>"
+        assert store(page, "S.snapshot().cards[arg].note.text", qs[6]["slug"]).startswith("TP 切分")
+        assert "not html" in store(page, "S.exportText()")
+        # suspended: out of the daily review even when due, until resumed
+        make_due(page, [qs[6]["slug"]], {qs[6]["slug"]: qs[6]["hash"]})
+        store(page, "S.ready()")
+        due_now = "QAStudy.store.today({questions: [], bySlug: {[arg]: {bank: 'x', tags: []}}}, Date.now()).due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+        page.reload()
+        page.get_by_role("button", name=words["suspend"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "suspended"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == []
+        page.get_by_role("button", name=words["resume"]).click()
+        assert page.locator(".qa-pill").get_attribute("data-qa-card") == "due"
+        assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
+
+
+def test_a_mock_interview_resumes_after_reload_and_a_link_click(browser: Any, seed_url: str) -> None:
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/mock/", ".qa-mock__setup")
+        page.get_by_label("题数").fill("3")
+        page.get_by_role("button", name="开始面试").click()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        page.keyboard.press("1")
+        page.wait_for_function("document.querySelector('.qa-mock__progress').textContent === '第 2 / 3 题'")
+        second = page.locator(".qa-mock__question").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        links = page.locator(".qa-mock__answer a[href]")
+        assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
+        page.reload()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__question").inner_text() == second
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")  # it was revealed: still revealed
+        page.locator("a.md-header__button.md-logo").first.click()
+        page.wait_for_url(seed_url)
+        page.go_back()
+        page.get_by_role("button", name="继续面试").click()
+        assert page.locator(".qa-mock__progress").inner_text() == "第 2 / 3 题"
+        page.keyboard.press("2")
+        page.keyboard.press("a")
+        page.keyboard.press("3")
+        page.locator(".qa-mock__summary").wait_for()
+        assert page.locator(".qa-mock__line").inner_text().startswith("3 题")
+        page.reload()
+        page.wait_for_selector(".qa-mock__setup")
+        assert page.locator(".qa-resume").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
+    """The review page, a question with its grades, the home's due line: tests/artifacts/review-*.png."""
+    from tests.sitekit import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone = device == "phone"
+    options = {"is_mobile": True, "has_touch": True} if phone else {}
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE if phone else DESKTOP, color_scheme=scheme, **options) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[0]["slug"], qs[5]["slug"], qs[9]["slug"]], hashes)
+
+        def shot(name: str) -> None:
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
+            page.screenshot(path=str(ARTIFACTS / f"review-{name}-{device}-{scheme}.png"))
+
+        for lang, prefix in (("zh", seed_url), ("en", seed_url + "en/")):
+            goto(page, prefix, ".qa-today__line")
+            shot(f"home-{lang}")
+            goto(page, prefix + "study/review/", ".qa-review__setup")
+            shot(f"setup-{lang}")
+            page.locator(".qa-review__start").click()
+            page.locator(".qa-review__think button").click()
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")
+            page.locator(".qa-review__grade").scroll_into_view_if_needed()
+            shot(f"graded-{lang}")
+            page.locator(".qa-review__grade button[data-grade='3']").click()
+            page.locator(".qa-review__end, .qa-mock__end").first.click()
+            page.locator(".qa-review__summary").wait_for()
+            shot(f"summary-{lang}")
+            goto(page, prefix + "study/review/", ".qa-resume, .qa-review__setup")
+            goto(page, prefix + qs[2]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+            page.locator(".qa-marks").scroll_into_view_if_needed()
+            shot(f"question-{lang}")
+            page.evaluate("document.querySelector('.qa-note').open = true")
+            page.locator(".qa-note__text").fill("TP: 按列切分权重 / split the weights by column")
+            page.locator(".qa-suspend").click()
+            page.locator(".qa-card-tools").scroll_into_view_if_needed()
+            shot(f"note-suspended-{lang}")
+            page.locator(".qa-suspend").click()
+
+
+# --- export and import: merge, never clobber ----------------------------------------------------------
+
+
+def export_file(page: Any, name: str, tmp: Path) -> Path:
+    with page.expect_download() as download:
+        page.locator("[data-qa-backup] button[data-qa-action=export]").click()
+    path = tmp / name
+    download.value.save_as(path)
+    return path
+
+
+def import_file(page: Any, path: Path) -> str:
+    status = page.locator(".qa-backup__status")
+    before = status.inner_text()
+    with page.expect_file_chooser() as chooser:
+        page.locator("[data-qa-backup] button[data-qa-action=import]").click()
+    chooser.value.set_files(path)
+    page.wait_for_function(
+        "(before) => { const s = document.querySelector('.qa-backup__status').textContent; return s && s !== before; }",
+        arg=before,
+        timeout=60_000,
+    )
+    return status.inner_text()
+
+
+def test_a_phones_file_merges_into_a_laptops_store(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["zh"]["questions"]
+    with (
+        reader(browser, viewport=PHONE, accept_downloads=True) as phone_ctx,
+        reader(browser, accept_downloads=True) as laptop_ctx,
+    ):
+        phone = goto(phone_ctx.new_page(), seed_url + "en/" + qs[0]["url"], ".qa-marks")
+        phone.keyboard.press("3")
+        goto(phone, seed_url + "en/" + qs[1]["url"], ".qa-marks")
+        phone.keyboard.press("1")
+        store(phone, "S.setNote(arg, 'from the phone')", qs[1]["slug"])
+        laptop = goto(laptop_ctx.new_page(), seed_url + qs[0]["url"], ".qa-marks")
+        laptop.keyboard.press("1")
+        goto(laptop, seed_url + qs[2]["url"], ".qa-marks")
+        laptop.keyboard.press("4")
+        goto(phone, seed_url + "en/", "[data-qa-backup] button")
+        phone_file = export_file(phone, "phone.json", tmp_path)
+        exported = json.loads(phone_file.read_text(encoding="utf-8"))
+        assert (
+            exported["version"] == 2
+            and exported["site"] == "/"
+            and set(exported["cards"]) == {qs[0]["slug"], qs[1]["slug"]}
+        )
+
+        goto(laptop, seed_url, "[data-qa-backup] button")
+        said = import_file(laptop, phone_file)
+        assert said == "已合并 2 道题的记录（新增 2 次复习），已写入并核对。"
+        cards = stored(laptop)["cards"]
+        assert [e["g"] for e in cards[qs[0]["slug"]]["log"]] == [3, 1]  # both devices' reviews, in time order
+        assert cards[qs[1]["slug"]]["note"]["text"] == "from the phone"
+        assert [e["g"] for e in cards[qs[2]["slug"]]["log"]] == [4]  # the laptop's own, untouched
+        said = import_file(laptop, phone_file)  # the same file again: nothing new, nothing doubled
+        assert "新增 0 次复习" in said and [e["g"] for e in stored(laptop)["cards"][qs[0]["slug"]]["log"]] == [3, 1]
+
+        laptop_file = export_file(laptop, "laptop.json", tmp_path)  # and back: both hold the same history
+        assert "Merged the progress of 3 questions (2 new reviews)" in import_file(phone, laptop_file)
+        assert stored(phone)["cards"] == stored(laptop)["cards"]
+
+
+def test_import_checks_the_file_against_this_site(browser: Any, seed_url: str, data: dict, tmp_path: Path) -> None:
+    qs = data["en"]["questions"]
+    v1 = {
+        "format": "qa-study-progress",
+        "version": 1,
+        "site": seed_url,
+        "marks": {
+            qs[0]["slug"]: {"state": "know", "hash": qs[0]["hash"], "time": 1_700_000_000_000},
+            qs[1]["slug"]: {"state": "review", "hash": qs[1]["hash"], "time": 1_700_000_000_001},
+            "not-on-this-site": {"state": "know", "hash": "x", "time": 1},
+            "Bad Slug!": {"state": "know", "hash": "x", "time": 1},
+            "constructor": {"state": "know", "hash": "x", "time": 1},
+        },
+    }
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(v1), encoding="utf-8")
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "en/", "[data-qa-backup] button")
+        said = import_file(page, path)
+        assert said == (
+            "Merged the progress of 2 questions (2 new reviews), written and checked. 3 more were not imported: "
+            "2 questions this site does not have, 1 malformed question ids."
+        )
+        assert [e["g"] for e in stored(page)["cards"][qs[0]["slug"]]["log"]] == [3]
+        assert [e["g"] for e in stored(page)["cards"][qs[1]["slug"]]["log"]] == [1]
+        before = stored(page)
+
+        other = dict(v1, version=2, site="/someone-else/", cards={qs[2]["slug"]: {"log": [{"t": 5, "g": 3}]}})
+        path.write_text(json.dumps(other), encoding="utf-8")
+        assert import_file(page, path) == "“v1.json” comes from another site (/someone-else/); nothing was imported."
+        assert stored(page) == before
+
+        # 120,000 marks of questions this site does not have: none is counted, none is stored
+        junk = {f"q-{i}": {"state": "know", "hash": "h", "time": 1_700_000_000_000 + i} for i in range(120_000)}
+        path.write_text(json.dumps({"format": "qa-study-progress", "version": 1, "marks": junk}), encoding="utf-8")
+        said = import_file(page, path)
+        assert said.startswith("Merged the progress of 0 questions (0 new reviews)") and "120000 questions" in said
+        assert stored(page) == before
+
+
+def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any, seed_url: str, data: dict) -> None:
+    qs = data["zh"]["questions"]
+    hashes = {q["slug"]: q["hash"] for q in qs}
+    with reader(browser, viewport=PHONE, accept_downloads=True) as context:
+        page = goto(context.new_page(), seed_url + qs[4]["url"], ".qa-marks .qa-grade__when:not(:empty)")
+        fill_storage(page)
+        page.keyboard.press("3")  # a grade on a question page
+        assert "保存失败" in page.locator(".qa-marks__status").inner_text()
+        assert "存储空间已满" in page.get_by_role("alert").inner_text()
+        assert stored(page) == {}
+        page.evaluate(
+            "Object.keys(localStorage).filter(k => k.startsWith('filler:')).forEach(k => localStorage.removeItem(k))"
+        )
+
+        goto(page, seed_url + "study/review/", ".qa-review__setup")  # a review session
+        make_due(page, [qs[1]["slug"], qs[2]["slug"]], hashes)
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.locator(".qa-review__start").click()
+        before = stored(page)
+        fill_storage(page)
+        page.locator(".qa-review__think button").click()
+        page.locator(".qa-review__grade button[data-grade='3']").click()
+        alert = page.get_by_role("alert")
+        assert "存储空间已满" in alert.inner_text()
+        assert stored(page) == before  # storage keeps what was there
+        assert page.locator(".qa-review__left").inner_text() == "还剩 1 道"  # and the session goes on
+        with page.expect_download() as download:
+            alert.get_by_role("button", name="导出进度").click()
+        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        graded = [s for s in (qs[1]["slug"], qs[2]["slug"]) if len(saved["cards"][s]["log"]) == 2]
+        assert len(graded) == 1  # the grade storage refused is in the file
