@@ -600,3 +600,35 @@ def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any,
         saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
         graded = [s for s in (qs[1]["slug"], qs[2]["slug"]) if len(saved["cards"][s]["log"]) == 2]
         assert len(graded) == 1  # the grade storage refused is in the file
+
+
+@pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark")])
+def test_axe_finds_nothing_in_the_review(browser: Any, seed_url: str, data: dict, lang: str, scheme: str) -> None:
+    """axe-core on each state of the review page (setup, resume offer, question answered, summary)."""
+    from tests.test_a11y import _violations
+
+    qs = data[lang]["questions"]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    viewport = DESKTOP if scheme == "light" else PHONE
+    with reader(browser, viewport=viewport, color_scheme=scheme) as context:
+        page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[0]["slug"], qs[1]["slug"]], {q["slug"]: q["hash"] for q in qs})
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.wait_for_selector(".qa-review__counts:not(:empty)")
+        problems = _violations(page, "setup")
+        page.locator(".qa-review__start").click()
+        page.locator(".qa-review__think button").click()
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
+        problems += _violations(page, "question revealed")
+        page.reload()
+        page.wait_for_selector(".qa-resume")
+        problems += _violations(page, "resume offer")
+        page.locator(".qa-resume button[data-qa-action=resume]").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.locator(".qa-review__think button").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.locator(".qa-review__summary").wait_for()
+        problems += _violations(page, "summary")
+    assert problems == [], "\n".join(problems)
