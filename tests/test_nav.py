@@ -28,7 +28,7 @@ def _sidebar_targets(site: Path, page: str) -> set[str]:
 def test_sidebar_html_is_site_wide_only(seed_site: Path) -> None:
     for _lang, prefix, _bank in LANGS:
         # (bank and question pages are outside the navigation: no current page's contents nested in it)
-        site_wide = {prefix, f"{prefix}tags/", f"{prefix}glossary/", f"{prefix}study/mock/"}
+        site_wide = {prefix, f"{prefix}tags/", f"{prefix}glossary/", f"{prefix}study/review/", f"{prefix}study/mock/"}
         for slug in _slugs():
             assert _sidebar_targets(seed_site, f"{prefix}{slug}/index.html") == site_wide, slug
         assert _sidebar_targets(seed_site, f"{prefix}ai-infra-3/index.html") == site_wide
