@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -600,3 +601,81 @@ def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any,
         saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
         graded = [s for s in (qs[1]["slug"], qs[2]["slug"]) if len(saved["cards"][s]["log"]) == 2]
         assert len(graded) == 1  # the grade storage refused is in the file
+
+
+@pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark")])
+def test_axe_finds_nothing_in_the_review(browser: Any, seed_url: str, data: dict, lang: str, scheme: str) -> None:
+    """axe-core on each state of the review page (setup, resume offer, question answered, summary)."""
+    from tests.test_a11y import _violations
+
+    qs = data[lang]["questions"]
+    prefix = seed_url + ("en/" if lang == "en" else "")
+    viewport = DESKTOP if scheme == "light" else PHONE
+    with reader(browser, viewport=viewport, color_scheme=scheme) as context:
+        page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
+        make_due(page, [qs[0]["slug"], qs[1]["slug"]], {q["slug"]: q["hash"] for q in qs})
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        page.reload()
+        page.wait_for_selector(".qa-review__counts:not(:empty)")
+        problems = _violations(page, "setup")
+        page.locator(".qa-review__start").click()
+        page.locator(".qa-review__think button").click()
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
+        problems += _violations(page, "question revealed")
+        page.reload()
+        page.wait_for_selector(".qa-resume")
+        problems += _violations(page, "resume offer")
+        page.locator(".qa-resume button[data-qa-action=resume]").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.locator(".qa-review__think button").click()
+        page.locator(".qa-review__grade button[data-grade='4']").click()
+        page.locator(".qa-review__summary").wait_for()
+        problems += _violations(page, "summary")
+    assert problems == [], "\n".join(problems)
+
+
+def test_quiz_reveal_is_the_first_half_of_a_review(browser: Any, seed_url: str, data: dict) -> None:
+    q = data["en"]["questions"][8]
+    with reader(browser, viewport=PHONE, has_touch=True, is_mobile=True) as context:
+        page = goto(context.new_page(), seed_url + "en/" + q["url"], ".qa-quiz")
+        page.get_by_role("switch", name="Quiz mode").check()
+        assert page.locator(".qa-marks").is_hidden()  # no grade before the answer was seen
+        page.keyboard.press("3")
+        assert stored(page) == {}
+        page.locator(".qa-cover").get_by_role("button", name="Show answer").tap()
+        grades = page.locator(".qa-marks")
+        assert grades.is_visible()
+        page.wait_for_selector(".qa-marks .qa-grade__when:not(:empty)")
+        grades.get_by_role("button", name=re.compile("^Good")).tap()
+        assert [e["g"] for e in stored(page)["cards"][q["slug"]]["log"]] == [3]
+        assert page.locator(".qa-marks__status").inner_text().startswith("Graded “Good”: next review in")
+
+
+def test_the_review_filters_by_bank_and_tag(browser: Any, seed_url: str, data: dict) -> None:
+    d = data["zh"]
+    qs = d["questions"]
+    comm = [q for q in qs if "communication" in q["tags"]]
+    other = [q for q in qs if "communication" not in q["tags"]]
+    due = comm[:2] + other[:3]
+    with reader(browser) as context:
+        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+        make_due(page, [q["slug"] for q in due], {q["slug"]: q["hash"] for q in qs})
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 1})")
+        page.reload()
+        counts = page.locator(".qa-review__counts")
+        page.wait_for_function("document.querySelector('.qa-review__counts').textContent.includes('5 道')")
+        assert counts.inner_text() == "今天到期 5 道 · 新题 1 道"
+        page.locator("#qa-review-tag").select_option("communication")
+        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
+        page.locator("#qa-review-bank").select_option(d["banks"][0]["id"])
+        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
+        page.get_by_role("button", name="开始复习").click()
+        titles = set()
+        for _ in range(3):
+            titles.add(page.locator(".qa-review__question").inner_text())
+            page.keyboard.press("a")
+            page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
+            page.keyboard.press("4")
+        assert titles <= {q["title"] for q in qs if "communication" in q["tags"]}
+        page.locator(".qa-review__summary").wait_for()

@@ -130,7 +130,6 @@
       d2: "想起来了，但很吃力",
       d3: "想起来了",
       d4: "毫不费力",
-      next: "下次：{when}",
       min: "{n} 分钟",
       hour: "{n} 小时",
       day: "{n} 天",
@@ -147,7 +146,6 @@
       d2: "recalled it, with effort",
       d3: "recalled it",
       d4: "recalled it at once",
-      next: "next in {when}",
       min: "{n} min",
       hour: "{n} h",
       day: "{n} d",
@@ -198,9 +196,8 @@
       buttons: buttons,
       show: function (preview, now) {
         [1, 2, 3, 4].forEach(function (g) {
-          var text = preview ? interval(preview[g] - now) : "";
-          whens[g].textContent = text;
-          buttons[g - 1].setAttribute("aria-label", gradeText("g" + g) + (text ? ", " + gradeText("next", { when: text }) : ""));
+          // the name a screen reader says is the visible text: "Good 10 min" (the key hint is aria-hidden)
+          whens[g].textContent = preview ? interval(preview[g] - now) : "";
         });
       },
     };
