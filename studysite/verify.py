@@ -62,10 +62,9 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         heading, answer, answer_slug = _fragments(data)
         if slug is not None and answer_slug != slug:
             problems.error(page, 0, f"page does not hold the answer of `{slug}`")
-        for e in lines:
-            shown = heading if e.where == "heading" else answer
-            if shown is None or e.text not in shown:
-                problems.error(e.path, e.line, f"line not visible on its built page {display_path(page)}", e.text)
+        for e, missing, wanted in _missing(lines, heading, answer):
+            times = f" (shown {wanted - missing} of the {wanted} times the bank has it)" if wanted > 1 else ""
+            problems.error(e.path, e.line, f"line not visible on its built page {display_path(page)}{times}", e.text)
     for rel, (_, lines) in sorted(expected.items()):
         if rel not in seen and lines:
             first = lines[0]
@@ -104,6 +103,37 @@ def _expect_bank(
                 page.append(Expected(path, number, _normal(_QUESTION.sub("", stripped, count=1)), "heading"))
             else:
                 page.append(Expected(path, number, _normal(_MARKER.sub("", stripped, count=1) or stripped), "answer"))
+
+
+def _missing(lines: list[Expected], heading: str | None, answer: str | None) -> list[tuple[Expected, int, int]]:
+    """Lines a page shows fewer times than its bank has them, with how many are missing and wanted.
+
+    A line is wanted as many times as it occurs in the page's lines joined (each whole line, and
+    inside longer lines: `要点` is in `要点甲` too), counted without overlaps; the fragment must hold
+    it at least as often. Counting, not containment, so a repeated line or one that is part of
+    another line cannot vanish unseen. Leftmost counting finds the most non-overlapping occurrences
+    a text holds, and a fragment showing every line holds each line's occurrences apart, so a
+    complete page never falls short. Longer lines are counted first and a missing one no longer
+    counts for the shorter lines inside it, so the blame falls on the lines that went, the last of
+    equal ones.
+    """
+    found: list[tuple[Expected, int, int]] = []
+    for where, shown in (("heading", heading), ("answer", answer)):
+        group = [e for e in lines if e.where == where]
+        if shown is None:
+            found += [(e, 1, 1) for e in group]
+            continue
+        present = list(group)
+        joined = "\n".join(e.text for e in present)  # no line holds a newline: none is counted across two
+        for text in sorted({e.text for e in group}, key=len, reverse=True):
+            wanted = joined.count(text)
+            missing = wanted - shown.count(text)
+            if missing > 0:
+                gone = [e for e in present if e.text == text][-missing:]
+                found += [(e, missing, wanted) for e in gone]
+                present = [e for e in present if e not in gone]
+                joined = "\n".join(e.text for e in present)
+    return found
 
 
 def _html_pages(site_dir: Path) -> list[str]:
