@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import Problem, Problems, display_path
 from .model import Bank, BankInfo, Site
-from .parse import read_text, split_lines
+from .parse import question_text, read_text, split_lines
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _expect_bank(
             if not stripped:
                 continue
             if number == q.line:
-                page.append(Expected(path, number, _normal(_QUESTION.sub("", stripped, count=1)), "heading"))
+                page.append(Expected(path, number, _normal(question_text(stripped) or stripped), "heading"))
             else:
                 page.append(Expected(path, number, _normal(_MARKER.sub("", stripped, count=1) or stripped), "answer"))
 
@@ -221,5 +221,4 @@ _TAG = re.compile(r"<[^>]*>")
 _SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
 """Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
-_QUESTION = re.compile(r"^Q\s*[:：]\s*")
 _MARKER = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)．、]\s*(?=\S))")

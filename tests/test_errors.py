@@ -182,6 +182,26 @@ def test_symlinked_bank_refused(tmp_path: Path) -> None:
     assert "linked.txt: symbolic links are not allowed" in proc.stderr
 
 
+def test_near_miss_question_line_warns_and_fails_under_strict(tmp_path: Path) -> None:
+    """`q:` (lower case) stays answer text, with a FILE:LINE warning that --strict turns into a failure;
+    `Ｑ：` (full-width, as a Chinese IME types it) is a question."""
+    banks = copy_banks(tmp_path / "banks")
+    bank = "近似问题\nＱ：全角问题？\n答。\nq: 小写的问题？\n答。\n"
+    (banks / "near.txt").write_text(bank, encoding="utf-8")
+    (banks / "near.en.txt").write_text(
+        "Near misses\nQ: Full width?\nAnswer.\nq: lower case?\nAnswer.\n", encoding="utf-8"
+    )
+    ok = build_pages(banks, tmp_path / "docs")
+    assert ok.returncode == 0, ok.stderr
+    assert "near.txt:4: looks like a question but is read as answer text" in ok.stderr, ok.stderr
+    assert "near.en.txt:4: looks like a question" in ok.stderr
+    pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs" / "near").glob("*.md")]
+    assert sum('class="qa-answer"' in text for text in pages) == 1  # one question, `q:` inside its answer
+    strict = build_pages(banks, tmp_path / "docs2", "--strict")
+    assert strict.returncode == 1 and "near.txt:4: (strict) looks like a question" in strict.stderr, strict.stderr
+    assert "Traceback" not in strict.stderr and not (tmp_path / "docs2").exists()
+
+
 def test_untranslated_bank_warns_and_fails_under_strict(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     (banks / "new-bank.txt").write_text(GOOD, encoding="utf-8")

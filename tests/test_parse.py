@@ -1,4 +1,5 @@
-"""Parser fixtures: each tests/fixtures/parse/NAME.txt has NAME.expected, a readable dump of its blocks.
+"""Parser fixtures: each tests/fixtures/parse/NAME.txt has NAME.expected, a readable dump of its blocks
+(and of the parser's warnings, by line).
 
 Run with UPDATE_GOLDEN=1 to rewrite the .expected files after a deliberate change.
 """
@@ -34,6 +35,7 @@ def dump(path: Path) -> str:
             elif isinstance(b, ListBlock):
                 out.append(f"  {'OL' if b.ordered else 'UL'} start={b.start}")
                 out += [f"    I@{','.join(map(str, i.lines))} {i.text}" for i in b.items]
+    out += [f"WARNING@{w.line} {w.message.split(':')[0]}: {w.excerpt}" for w in problems.warnings]
     return "\n".join(out) + "\n"
 
 
@@ -50,7 +52,7 @@ def test_seed_bank_shape() -> None:
     """The user's bank: 14 questions; the wrapped item of the last question is one item on two lines."""
     problems = Problems()
     bank = parse_bank(ROOT / "banks" / "ai-infra-3.txt", "ai-infra-3", "zh", problems)
-    assert bank is not None and not problems.errors
+    assert bank is not None and not problems.errors and not problems.warnings
     assert bank.title == "AI Infra 综合面经题库 (3)"
     assert len(bank.questions) == 14
     last = bank.questions[-1].blocks[-1]
