@@ -29,6 +29,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import Problems
+from .inputs import read_regular
 from .model import Bank, Block, Lang, LeadIn, ListBlock, ListItem, Paragraph, Question
 
 MAX_LINE_CHARS = 20_000
@@ -38,7 +39,7 @@ MAX_LINE_CHARS = 20_000
 def read_text(path: Path, problems: Problems) -> str | None:
     """Decode a bank file as UTF-8, naming the likely encoding when it is not."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
         return None

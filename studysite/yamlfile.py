@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from .errors import Problems
+from .inputs import read_regular
 
 MAX_DEPTH = 32
 """Nesting levels a data file may use (the taxonomy and the glossary need 4)."""
@@ -35,7 +36,7 @@ class Located:
 def load_yaml(path: Path, problems: Problems) -> Located | None:
     """Parse `path` with PyYAML's safe composer; syntax errors become FILE:LINE problems."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular(path).decode("utf-8-sig")
     except OSError as exc:
         problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
         return None
