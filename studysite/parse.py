@@ -13,10 +13,10 @@ The format, line by line (surrounding spaces never matter):
   the item stops mid-sentence and the line does not end in `：`/`:` (a line ending so introduces
   what follows: it is a lead-in or a paragraph, never the tail of an item). An item stops
   mid-sentence when it ends in `，`/`,`/`、`/`：`/`:`, or when it ends without end punctuation
-  (`。.！!？?；;` or a closing bracket or quote) in a list whose items end with it; in a list written
-  without end punctuation (two or more earlier items end bare, no fewer than end with it, as in
-  `- 速度快` / `- 显存占用小` / `- 易部署`), an item ending bare is complete and the next line starts a
-  new block. The seed's
+  (`。.！!？?；;` or a closing bracket or quote) where the answer's items end with it. Where its
+  list, or the answer's items so far, are written without end punctuation (two or more earlier
+  items end bare, no fewer than end with it, as in `- 速度快` / `- 显存占用小`), an item ending bare
+  is complete and the next line starts a new block. The seed's
   one wrapped item (`- 异步屏障：用` / `cp.async.bulk和mbarrier替代传统同步方式。`) follows
   items that end in `。`; no line after a list in it is a continuation otherwise.
 - Any other line is a paragraph; a blank line ends a list.
@@ -184,7 +184,7 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
                 start = int(numbered.group(1)) if numbered else 1
             items.append(ListItem(content, (number,), (content,)))
             continue
-        if items and _continues(items, text):
+        if items and _continues(items, text, blocks):
             last = items[-1]
             joined = last.text + _joiner(last.text, text) + text
             items[-1] = ListItem(joined, (*last.lines, number), (*last.source, text))
@@ -202,16 +202,22 @@ def _starts_list(text: str) -> bool:
     return bool(_BULLET.match(text) or _NUMBERED.match(text))
 
 
-def _continues(items: list[ListItem], text: str) -> bool:
+def _continues(items: list[ListItem], text: str, before: list[Block]) -> bool:
     """A line right after the last of `items` continues it when that item visibly stops mid-sentence
-    (the rule in the module docstring)."""
+    (the rule in the module docstring); `before` holds the answer's earlier blocks."""
     last = items[-1].text
     if not last or text.endswith((":", "：")) or last[-1] in _SENTENCE_END:
         return False
     if last[-1] in _MID_SENTENCE:
         return True
-    bare = sum(1 for item in items[:-1] if item.text[-1:] not in _SENTENCE_END)
-    return bare < 2 or bare < len(items) - 1 - bare
+    earlier = [i for b in before if isinstance(b, ListBlock) for i in b.items]
+    return not (_bare_style(items[:-1]) or _bare_style(earlier + items[:-1]))
+
+
+def _bare_style(items: list[ListItem]) -> bool:
+    """Items written without end punctuation: two or more end bare, and no fewer than end with it."""
+    bare = sum(1 for item in items if item.text[-1:] not in _SENTENCE_END)
+    return bare >= 2 and bare >= len(items) - bare
 
 
 def _joiner(left: str, right: str) -> str:
