@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from studysite.build import load_sources
 from studysite.errors import Problems
+from studysite.parse import parse_bank
+from studysite.yamlfile import load_yaml
 from tests.sitekit import ROOT, copy_banks
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"
@@ -127,3 +132,36 @@ def test_read_entries_and_dot_files_are_not_reported(tmp_path: Path) -> None:
     (banks / ".git").mkdir()
     errors, warnings = problems_of(banks)
     assert errors == [] and not [w for w in warnings if "not read" in w], warnings
+
+
+def test_reads_refuse_fifos_and_devices_without_blocking(tmp_path: Path) -> None:
+    """Should a FIFO or device take a file's place after the scan, every reader refuses it at once."""
+    fifo = tmp_path / "late.txt"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/null")):
+        problems = Problems()
+        with _hang_limit(5):  # a blocking open of the FIFO would end here with Hang
+            assert parse_bank(path, "late", "zh", problems) is None
+        with _hang_limit(5):
+            assert load_yaml(path, problems) is None
+        assert [p.message for p in problems.errors] == [
+            "cannot read file: not a regular file (a FIFO, device, socket or folder)"
+        ] * 2, problems.errors
+
+
+class Hang(BaseException):
+    """Not an OSError (as TimeoutError is), so no reader's `except OSError` can swallow it."""
+
+
+@contextlib.contextmanager
+def _hang_limit(seconds: float) -> Iterator[None]:
+    def expire(signum: int, frame: object) -> None:
+        raise Hang(f"blocked for more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
