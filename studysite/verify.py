@@ -1,7 +1,9 @@
 """Nothing lost, nothing invented: check the built site against the bank files it was built from.
 
 Every non-empty line of every bank file must be visible on its page in its language: the title in
-the bank page's heading, a question in its page's heading, every answer line inside the answer.
+the bank page's heading, a question in its page's heading, every answer line inside the answer, and
+each as many times as the page's lines hold it (a repeated line, or one inside a longer line, is
+counted, not just found).
 Lines are read again from the files, not from the parsed model, so a line the parser dropped is
 caught too. Every built page holding an answer must be a question of a bank. Each built page is
 read once, as bytes: one scan finds the first of the two known fragments (first `<h1>`, the answer
