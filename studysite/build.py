@@ -10,6 +10,7 @@ from pathlib import Path
 from . import links, notes, parallel, slugs, translations
 from .errors import Problems
 from .glossary import load_glossary, warn_unused
+from .inputs import scan_banks
 from .model import (
     LANGS,
     Bank,
@@ -160,12 +161,9 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
         return Sources((), (), ())
     zh: dict[str, Path] = {}
     en: dict[str, Path] = {}
-    for path in sorted(banks_dir.iterdir()):
-        if path.name.startswith(".") or not path.name.endswith(".txt"):
-            continue
-        if path.is_symlink():
-            problems.error(path, 0, "symbolic links are not allowed in the banks folder: copy the file instead")
-            continue
+    inputs = scan_banks(banks_dir, problems)  # every other entry is reported there, and nothing else is opened
+    data = inputs.data_files
+    for path in inputs.bank_files:
         stem = path.name[: -len(".txt")]
         bank_id, _, suffix = stem.partition(".")
         if suffix not in ("", "en"):
@@ -190,8 +188,8 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
             problems.error(path, 0, f"translation without a bank: there is no {bank_id}.txt beside it")
     if not zh and not problems.errors:
         problems.error(banks_dir, 0, "no banks found: add a NAME.txt file")
-    tags = load_taxonomy(banks_dir / TAXONOMY, problems) if (banks_dir / TAXONOMY).exists() else ()
-    if not (banks_dir / TAXONOMY).exists():
+    tags = load_taxonomy(data[TAXONOMY], problems) if TAXONOMY in data else ()
+    if not (banks_dir / TAXONOMY).exists() and not (banks_dir / TAXONOMY).is_symlink():
         problems.error(banks_dir / TAXONOMY, 0, "taxonomy file not found")
     pairs = []
     for bank_id, path in sorted(zh.items()):
@@ -210,7 +208,7 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
                 "Chinese text under a 'not yet translated' notice",
             )
         pairs.append((bank, translation))
-    lock = slugs.read_lock(banks_dir / LOCK, problems)
+    lock = slugs.read_lock(data[LOCK], problems) if LOCK in data else []
     first: dict[str, int] = {}
     for e in lock:  # a hand-edited or badly merged lock must not publish over the site's own pages
         if e.bank in RESERVED_IDS:
@@ -219,8 +217,8 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
             problems.error(banks_dir / LOCK, e.line, f"path listed twice (first at line {first[e.path]})", e.path)
         first.setdefault(e.path, e.line)
     glossary: tuple[GlossaryTerm, ...] = ()
-    if (banks_dir / GLOSSARY).exists():  # optional: a banks folder without one builds without tooltips
-        glossary = load_glossary(banks_dir / GLOSSARY, problems)
+    if GLOSSARY in data:  # optional: a banks folder without one builds without tooltips
+        glossary = load_glossary(data[GLOSSARY], problems)
         warn_unused(glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems)
     tr_lock = translations.read_lock(banks_dir / translations.LOCK, problems)
     found_notes: list[notes.NoteSource] = []

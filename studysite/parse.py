@@ -1,4 +1,26 @@
-"""Read a bank file (UTF-8, BOM or not, LF or CRLF) into a `Bank`, blaming FILE:LINE for every problem."""
+"""Read a bank file (UTF-8, BOM or not, LF or CRLF) into a `Bank`, blaming FILE:LINE for every problem.
+
+The format, line by line (surrounding spaces never matter):
+
+- A question starts with `Q:`: the `Q` half- or full-width (`Ｑ`, what a Chinese IME types), the
+  colon `:` or `：`, optionally a number between (`Q1:`, `Q 12：`, dropped: the site numbers its
+  own pages), and invisible zero-width characters before it ignored. A line that looks like a
+  question but is not one (`q:`, `Q1.`, `Q1、`, `**Q:**`, `# Q:`) stays answer text and is a FILE:LINE
+  warning (a failure under --strict), since `q: query` can be answer text but is more likely a typo.
+- `- `, `* `, `• ` start a bullet item, `1. `, `1)`, `1、` a numbered one.
+- A line ending in `：`/`:` whose next non-empty line is an item is a lead-in of that list.
+- A line right after an item (no blank line between) continues that item, joined to it, only when
+  the item stops mid-sentence and the line does not end in `：`/`:` (a line ending so introduces
+  what follows: it is a lead-in or a paragraph, never the tail of an item). An item stops
+  mid-sentence when it ends in `，`/`,`/`、`/`：`/`:`, or when it ends without end punctuation
+  (`。.！!？?；;` or a closing bracket or quote) where the answer's items end with it. Where its
+  list, or the answer's items so far, are written without end punctuation (two or more earlier
+  items end bare, no fewer than end with it, as in `- 速度快` / `- 显存占用小`), an item ending bare
+  is complete and the next line starts a new block. The seed's
+  one wrapped item (`- 异步屏障：用` / `cp.async.bulk和mbarrier替代传统同步方式。`) follows
+  items that end in `。`; no line after a list in it is a continuation otherwise.
+- Any other line is a paragraph; a blank line ends a list.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +29,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import Problems
+from .inputs import read_regular
 from .model import Bank, Block, Lang, LeadIn, ListBlock, ListItem, Paragraph, Question
 
 MAX_LINE_CHARS = 20_000
@@ -16,7 +39,7 @@ MAX_LINE_CHARS = 20_000
 def read_text(path: Path, problems: Problems) -> str | None:
     """Decode a bank file as UTF-8, naming the likely encoding when it is not."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
         return None
@@ -80,7 +103,7 @@ def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: 
         stripped = line.strip()
         if not title:
             if stripped:
-                if _QUESTION.match(stripped):
+                if question_text(stripped) is not None:
                     problems.error(
                         path,
                         number,
@@ -93,10 +116,9 @@ def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: 
                     continue
             else:
                 continue
-        match = _QUESTION.match(stripped)
-        if match:
+        qtext = question_text(stripped)
+        if qtext is not None:
             finish()
-            qtext = match.group(1).strip()
             if not qtext:
                 problems.error(path, number, "empty question: write the question after `Q:`", stripped)
             current, body = (qtext, number), []
@@ -104,6 +126,14 @@ def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: 
             if stripped:
                 problems.error(path, number, "text before the first question: start questions with `Q: `", stripped)
         else:
+            if stripped[:1] in _NEAR_START and _NEAR_QUESTION.match(stripped):
+                problems.warn(
+                    path,
+                    number,
+                    "looks like a question but is read as answer text: start a question with `Q:` (or `Q1:`); "
+                    "if it is answer text, begin the line otherwise (e.g. as a list item `- `)",
+                    stripped,
+                )
             body.append((number, line))
     finish()
 
@@ -114,6 +144,14 @@ def parse_text(text: str, path: Path | str, bank_id: str, lang: Lang, problems: 
     if len(problems.errors) > errors_before:
         return None
     return Bank(bank_id, lang, str(path), title, title_line, tuple(questions))
+
+
+def question_text(stripped: str) -> str | None:
+    """The question a stripped line starts (after `Q:`, `Ｑ：`, `Q1:` …), or None when it starts none."""
+    if stripped[:1] not in _NEAR_START:  # most lines: one set lookup instead of a regex
+        return None
+    match = _QUESTION.match(stripped)
+    return match.group(1) if match else None
 
 
 def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Problems) -> list[Block]:
@@ -146,7 +184,7 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
                 start = int(numbered.group(1)) if numbered else 1
             items.append(ListItem(content, (number,), (content,)))
             continue
-        if items and _continues(items[-1].text, text):
+        if items and _continues(items, text, blocks):
             last = items[-1]
             joined = last.text + _joiner(last.text, text) + text
             items[-1] = ListItem(joined, (*last.lines, number), (*last.source, text))
@@ -164,9 +202,22 @@ def _starts_list(text: str) -> bool:
     return bool(_BULLET.match(text) or _NUMBERED.match(text))
 
 
-def _continues(previous: str, text: str) -> bool:
-    """A line right after an item continues it when the item visibly stops mid-sentence."""
-    return bool(previous) and previous[-1] not in _SENTENCE_END
+def _continues(items: list[ListItem], text: str, before: list[Block]) -> bool:
+    """A line right after the last of `items` continues it when that item visibly stops mid-sentence
+    (the rule in the module docstring); `before` holds the answer's earlier blocks."""
+    last = items[-1].text
+    if not last or text.endswith((":", "：")) or last[-1] in _SENTENCE_END:
+        return False
+    if last[-1] in _MID_SENTENCE:
+        return True
+    earlier = [i for b in before if isinstance(b, ListBlock) for i in b.items]
+    return not (_bare_style(items[:-1]) or _bare_style(earlier + items[:-1]))
+
+
+def _bare_style(items: list[ListItem]) -> bool:
+    """Items written without end punctuation: two or more end bare, and no fewer than end with it."""
+    bare = sum(1 for item in items if item.text[-1:] not in _SENTENCE_END)
+    return bare >= 2 and bare >= len(items) - bare
 
 
 def _joiner(left: str, right: str) -> str:
@@ -228,7 +279,17 @@ def _guess_encoding(raw: bytes) -> str:
     return "an unknown encoding"
 
 
-_QUESTION = re.compile(r"^Q\s*[:：]\s*(.*)$")
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060"
+"""Invisible in an editor; BOMs (U+FEFF) are already gone (split_lines)."""
+_QUESTION = re.compile(
+    rf"^[{_ZERO_WIDTH}]*[QＱ]\s*(?:[0-9０-９]{{1,4}}\s*)?[:：][\s{_ZERO_WIDTH}]*(.*?)[\s{_ZERO_WIDTH}]*$", re.S
+)
+_NEAR_QUESTION = re.compile(
+    rf"^[{_ZERO_WIDTH}]*(?:[qｑ]\s*[0-9０-９]{{0,4}}\s*[:：]|[QＱ]\s*[0-9０-９]{{1,4}}\s*[.．、)）]|[*#>]+\s*[QＱqｑ]\s*[0-9０-９]{{0,4}}\s*[:：*])"
+)
+"""Lines a maintainer probably meant as a question: lower-case `q:`, `Q1.`/`Q1、`, Markdown `**Q:**`/`# Q:`."""
+_NEAR_START = frozenset(_ZERO_WIDTH + "QＱqｑ*#>")
+_MID_SENTENCE = set("，,、：:")
 _BULLET = re.compile(r"^[-*•]\s+(.*)$")
 _NUMBERED = re.compile(r"^(\d{1,4})[.)．、]\s*(\S.*)$")
 _SENTENCE_END = set("。．.！!？?；;）)」』】\"”'’…")

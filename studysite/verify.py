@@ -1,7 +1,9 @@
 """Nothing lost, nothing invented: check the built site against the bank files it was built from.
 
 Every non-empty line of every bank file must be visible on its page in its language: the title in
-the bank page's heading, a question in its page's heading, every answer line inside the answer.
+the bank page's heading, a question in its page's heading, every answer line inside the answer, and
+each as many times as the page's lines hold it (a repeated line, or one inside a longer line, is
+counted, not just found).
 Lines are read again from the files, not from the parsed model, so a line the parser dropped is
 caught too. Every built page holding an answer must be a question of a bank. Each built page is
 read once, as bytes: one scan finds the first of the two known fragments (first `<h1>`, the answer
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from .errors import Problem, Problems, display_path
 from .model import Bank, BankInfo, Site
-from .parse import read_text, split_lines
+from .parse import question_text, read_text, split_lines
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,9 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         heading, answer, answer_slug = _fragments(data)
         if slug is not None and answer_slug != slug:
             problems.error(page, 0, f"page does not hold the answer of `{slug}`")
-        for e in lines:
-            shown = heading if e.where == "heading" else answer
-            if shown is None or e.text not in shown:
-                problems.error(e.path, e.line, f"line not visible on its built page {display_path(page)}", e.text)
+        for e, missing, wanted in _missing(lines, heading, answer):
+            times = f" (shown {wanted - missing} of the {wanted} times the bank has it)" if wanted > 1 else ""
+            problems.error(e.path, e.line, f"line not visible on its built page {display_path(page)}{times}", e.text)
     for rel, (_, lines) in sorted(expected.items()):
         if rel not in seen and lines:
             first = lines[0]
@@ -106,7 +107,7 @@ def _expect_bank(
             if not stripped:
                 continue
             if number == q.line:
-                page.append(Expected(path, number, _normal(_QUESTION.sub("", stripped, count=1)), "heading"))
+                page.append(Expected(path, number, _normal(question_text(stripped) or stripped), "heading"))
             else:
                 page.append(Expected(path, number, _normal(_MARKER.sub("", stripped, count=1) or stripped), "answer"))
 
@@ -149,11 +150,42 @@ def _expect_keyed(
         for number, stripped in ranges.get((path, q.line), []):
             if number == q.line:
                 page.append(
-                    Expected(display_path(path), number, _normal(_QUESTION.sub("", stripped, count=1)), "heading")
+                    Expected(display_path(path), number, _normal(question_text(stripped) or stripped), "heading")
                 )
             else:
                 text = _normal(_MARKER.sub("", stripped, count=1) or stripped)
                 page.append(Expected(display_path(path), number, text, "answer"))
+
+
+def _missing(lines: list[Expected], heading: str | None, answer: str | None) -> list[tuple[Expected, int, int]]:
+    """Lines a page shows fewer times than its bank has them, with how many are missing and wanted.
+
+    A line is wanted as many times as it occurs in the page's lines joined (each whole line, and
+    inside longer lines: `要点` is in `要点甲` too), counted without overlaps; the fragment must hold
+    it at least as often. Counting, not containment, so a repeated line or one that is part of
+    another line cannot vanish unseen. Leftmost counting finds the most non-overlapping occurrences
+    a text holds, and a fragment showing every line holds each line's occurrences apart, so a
+    complete page never falls short. Longer lines are counted first and a missing one no longer
+    counts for the shorter lines inside it, so the blame falls on the lines that went, the last of
+    equal ones.
+    """
+    found: list[tuple[Expected, int, int]] = []
+    for where, shown in (("heading", heading), ("answer", answer)):
+        group = [e for e in lines if e.where == where]
+        if shown is None:
+            found += [(e, 1, 1) for e in group]
+            continue
+        present = list(group)
+        joined = "\n".join(e.text for e in present)  # no line holds a newline: none is counted across two
+        for text in sorted({e.text for e in group}, key=len, reverse=True):
+            wanted = joined.count(text)
+            missing = wanted - shown.count(text)
+            if missing > 0:
+                gone = [e for e in present if e.text == text][-missing:]
+                found += [(e, missing, wanted) for e in gone]
+                present = [e for e in present if e not in gone]
+                joined = "\n".join(e.text for e in present)
+    return found
 
 
 def _html_pages(site_dir: Path) -> list[str]:
@@ -241,7 +273,6 @@ _TAG = re.compile(r"<[^>]*>")
 _SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
 """Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
-_QUESTION = re.compile(r"^Q\s*[:：]\s*")
 _KEY = re.compile(r"@[a-z0-9]+(?:-[a-z0-9]+)*")
 """A translation's key line (studysite/translations.py): not text, shown nowhere."""
 _MARKER = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)．、]\s*(?=\S))")

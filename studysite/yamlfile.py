@@ -1,7 +1,15 @@
-"""Load a small YAML data file keeping the line of every value, so errors can say FILE:LINE and field."""
+"""Load a small YAML data file keeping the line of every value, so errors can say FILE:LINE and field.
+
+Data files are small hand-written lists, so the YAML they may use is limited, each limit a FILE:LINE
+error before anything is built from the document: no aliases (`*name`: nested ones multiply a few
+hundred bytes into billions of values), at most MAX_DEPTH levels of nesting (a deep document would
+exhaust Python's stack), and no control character in any string, as in bank text (a tab is fine, and
+so is the line break a `|` or `>` block ends with).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,6 +17,10 @@ from typing import Any
 import yaml
 
 from .errors import Problems
+from .inputs import read_regular
+
+MAX_DEPTH = 32
+"""Nesting levels a data file may use (the taxonomy and the glossary need 4)."""
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,7 @@ class Located:
 def load_yaml(path: Path, problems: Problems) -> Located | None:
     """Parse `path` with PyYAML's safe composer; syntax errors become FILE:LINE problems."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular(path).decode("utf-8-sig")
     except OSError as exc:
         problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
         return None
@@ -32,11 +44,16 @@ def load_yaml(path: Path, problems: Problems) -> Located | None:
         problems.error(path, 0, f"file is not UTF-8 (offset {exc.start}): re-save it as UTF-8")
         return None
     try:
+        if not _within_limits(text, path, problems):
+            return None
         node = _compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
         problems.error(path, line, f"invalid YAML: {exc.problem or exc.context}")
+        return None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses, located by offset only
+        problems.error(path, text.count("\n", 0, exc.position) + 1, f"invalid YAML: {_reader_problem(exc)}")
         return None
     except yaml.YAMLError as exc:
         problems.error(path, 0, f"invalid YAML: {exc}")
@@ -115,7 +132,54 @@ def _convert(node: yaml.Node, path: Path, problems: Problems, scalars: yaml.Safe
         return Located([_convert(n, path, problems, scalars) for n in node.value], line)
     # Scalars: let the safe constructor decide int/bool/str, without building any object.
     value = scalars.construct_object(node)  # type: ignore[no-untyped-call]
+    if isinstance(value, str):
+        found = _FORBIDDEN.search(value.rstrip("\n"))
+        if found is not None:
+            problems.error(
+                path,
+                line,
+                f"control character U+{ord(found.group()):04X} in text: delete it"
+                + (" (write the value on one line)" if found.group() in "\n\r" else ""),
+                value,
+            )
     return Located(value, line)
 
 
+def _within_limits(text: str, path: Path, problems: Problems) -> bool:
+    """Walk the document's events (no tree is built): an alias or nesting beyond MAX_DEPTH is an error.
+
+    A document the fast parser rejects passes here; composing it then reports its syntax error."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_FAST_LOADER or yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                problems.error(
+                    path,
+                    event.start_mark.line + 1,
+                    f"YAML alias `*{event.anchor}` is not allowed in a data file: write the value out in full",
+                )
+                return False
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    problems.error(
+                        path,
+                        event.start_mark.line + 1,
+                        f"YAML nested more than {MAX_DEPTH} levels deep: a data file needs only a few",
+                    )
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return True
+
+
+def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+    char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+    return f"character U+{ord(char):04X} is not allowed in YAML: delete it"
+
+
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+_FORBIDDEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+"""As in bank text (parse.py): C0 and C1 controls but the tab."""

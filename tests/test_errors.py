@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import resource
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.sitekit import build_pages, copy_banks
+from tests.sitekit import ROOT, build_pages, copy_banks
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"
 
@@ -48,6 +52,33 @@ CASES: dict[str, tuple[dict[str, bytes], list[str]]] = {
     "taxonomy bad yaml": (
         {"taxonomy.yml": b"tags:\n  - id: [unclosed\n"},
         ["taxonomy.yml:3: invalid YAML"],
+    ),
+    "taxonomy nested 3,000 deep": (
+        {"taxonomy.yml": b"tags: " + b"[" * 3000 + b"]" * 3000 + b"\n"},
+        ["taxonomy.yml:1: YAML nested more than 32 levels deep"],
+    ),
+    "taxonomy alias": (
+        {"taxonomy.yml": b"tags:\n  - id: t\n    zh: &n a\n    en: *n\n    keywords: [x]\n"},
+        ["taxonomy.yml:4: YAML alias `*n` is not allowed"],
+    ),
+    "taxonomy tag name with an escaped control character": (
+        {"taxonomy.yml": b'tags:\n  - id: t\n    zh: "a\\x1fb"\n    en: b\n    keywords: [x]\n'},
+        ["taxonomy.yml:3: control character U+001F in text"],
+    ),
+    "taxonomy tag name with a line break": (
+        {"taxonomy.yml": b'tags:\n  - id: t\n    zh: a\n    en: "b\\n\\n# c"\n    keywords: [x]\n'},
+        ["taxonomy.yml:4: control character U+000A in text: delete it (write the value on one line)"],
+    ),
+    "taxonomy raw control character": (
+        {"taxonomy.yml": b"tags:\n  - id: t\n    zh: a\n    en: b\x1f\n    keywords: [x]\n"},
+        ["taxonomy.yml:4: invalid YAML: character U+001F is not allowed"],
+    ),
+    "glossary term with a control character": (
+        {
+            "glossary.yml": 'terms:\n  - id: t\n    zh: 术语\n    en: "te\\u0085rm"\n    zh_def: 定义。\n'
+            "    en_def: Definition.\n".encode()
+        },
+        ["glossary.yml:4: control character U+0085 in text"],
     ),
     "translation misaligned": (
         {"b.txt": "标题\nQ: 问题？\n引导：\n- 一\n- 二\n".encode(), "b.en.txt": b"Title\nQ: Question?\nLead:\n- one\n"},
@@ -100,6 +131,37 @@ def test_bad_input_is_reported_and_loses_nothing(case: str, tmp_path: Path, prev
     assert tree_hash(previous_docs) == before
 
 
+BILLION_LAUGHS = "tags: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+)
+
+
+def test_billion_laughs_taxonomy_fails_fast_and_small(tmp_path: Path) -> None:
+    """Nested aliases (9**9 values from a few hundred bytes) are refused at once: no hang, no memory blow-up."""
+    banks = copy_banks(tmp_path / "banks")
+    (banks / "taxonomy.yml").write_text(BILLION_LAUGHS, encoding="utf-8")
+    assert len(BILLION_LAUGHS.encode()) < 500
+    limit = 1 << 31  # 2 GB of address space: the build needs a fraction, the expansion far more
+
+    def small() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_pages.py"), "--banks", str(banks), "--out", str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=60,
+        preexec_fn=small,
+    )
+    assert time.monotonic() - start < 20
+    assert proc.returncode == 1, proc.stderr
+    assert "taxonomy.yml:2: YAML alias `*a` is not allowed in a data file" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def test_all_problems_reported_at_once(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     (banks / "a.txt").write_text("标题\nQ: 无答案？\nQ: 有？\n答。\n", encoding="utf-8")
@@ -118,6 +180,26 @@ def test_symlinked_bank_refused(tmp_path: Path) -> None:
     proc = build_pages(banks, tmp_path / "docs")
     assert proc.returncode == 1
     assert "linked.txt: symbolic links are not allowed" in proc.stderr
+
+
+def test_near_miss_question_line_warns_and_fails_under_strict(tmp_path: Path) -> None:
+    """`q:` (lower case) stays answer text, with a FILE:LINE warning that --strict turns into a failure;
+    `Ｑ：` (full-width, as a Chinese IME types it) is a question."""
+    banks = copy_banks(tmp_path / "banks")
+    bank = "近似问题\nＱ：全角问题？\n答。\nq: 小写的问题？\n答。\n"
+    (banks / "near.txt").write_text(bank, encoding="utf-8")
+    (banks / "near.en.txt").write_text(
+        "Near misses\nQ: Full width?\nAnswer.\nq: lower case?\nAnswer.\n", encoding="utf-8"
+    )
+    ok = build_pages(banks, tmp_path / "docs")
+    assert ok.returncode == 0, ok.stderr
+    assert "near.txt:4: looks like a question but is read as answer text" in ok.stderr, ok.stderr
+    assert "near.en.txt:4: looks like a question" in ok.stderr
+    pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs" / "near").glob("*.md")]
+    assert sum('class="qa-answer"' in text for text in pages) == 1  # one question, `q:` inside its answer
+    strict = build_pages(banks, tmp_path / "docs2", "--strict")
+    assert strict.returncode == 1 and "near.txt:4: (strict) looks like a question" in strict.stderr, strict.stderr
+    assert "Traceback" not in strict.stderr and not (tmp_path / "docs2").exists()
 
 
 def test_untranslated_bank_warns_and_fails_under_strict(tmp_path: Path) -> None:

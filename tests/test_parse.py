@@ -1,4 +1,5 @@
-"""Parser fixtures: each tests/fixtures/parse/NAME.txt has NAME.expected, a readable dump of its blocks.
+"""Parser fixtures: each tests/fixtures/parse/NAME.txt has NAME.expected, a readable dump of its blocks
+(and of the parser's warnings, by line).
 
 Run with UPDATE_GOLDEN=1 to rewrite the .expected files after a deliberate change.
 """
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from studysite.build import generate
 from studysite.errors import Problems
 from studysite.model import LeadIn, ListBlock, Paragraph
 from studysite.parse import parse_bank
@@ -34,6 +36,7 @@ def dump(path: Path) -> str:
             elif isinstance(b, ListBlock):
                 out.append(f"  {'OL' if b.ordered else 'UL'} start={b.start}")
                 out += [f"    I@{','.join(map(str, i.lines))} {i.text}" for i in b.items]
+    out += [f"WARNING@{w.line} {w.message.split(':')[0]}: {w.excerpt}" for w in problems.warnings]
     return "\n".join(out) + "\n"
 
 
@@ -50,7 +53,7 @@ def test_seed_bank_shape() -> None:
     """The user's bank: 14 questions; the wrapped item of the last question is one item on two lines."""
     problems = Problems()
     bank = parse_bank(ROOT / "banks" / "ai-infra-3.txt", "ai-infra-3", "zh", problems)
-    assert bank is not None and not problems.errors
+    assert bank is not None and not problems.errors and not problems.warnings
     assert bank.title == "AI Infra 综合面经题库 (3)"
     assert len(bank.questions) == 14
     last = bank.questions[-1].blocks[-1]
@@ -60,3 +63,41 @@ def test_seed_bank_shape() -> None:
     assert item.lines == (86, 87)
     lead = bank.questions[1].blocks[0]
     assert isinstance(lead, LeadIn) and lead.text == "Prefill优化（计算密集型）："
+
+
+PROS_CONS = {
+    "zh": "题库\nQ: 量化的优缺点？\n优点：\n- 速度快\n- 显存占用小\n缺点：\n- 精度损失\n总的来说值得使用。\n",
+    "en": "Bank\nQ: Pros and cons of quantization?\nPros:\n- Fast\n- Small memory footprint\nCons:\n- Precision loss\n"
+    "On the whole it is worth it.\n",
+}
+
+
+def test_pros_and_cons_build_two_lists_each_with_its_lead_in(tmp_path: Path) -> None:
+    """Through the whole generator, in both languages: two lead-ins, two lists, the closing paragraph apart."""
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    (banks / "taxonomy.yml").write_bytes((ROOT / "banks" / "taxonomy.yml").read_bytes())
+    (banks / "quant.txt").write_text(PROS_CONS["zh"], encoding="utf-8")
+    (banks / "quant.en.txt").write_text(PROS_CONS["en"], encoding="utf-8")
+    site = generate(banks, tmp_path / "docs").site
+    (entry,) = site.entries.values()
+    for prefix, (lead1, a, b, lead2, c, last) in (
+        ("", ("优点：", "速度快", "显存占用小", "缺点：", "精度损失", "总的来说值得使用。")),
+        ("en/", ("Pros:", "Fast", "Small memory footprint", "Cons:", "Precision loss", "On the whole it is worth it.")),
+    ):
+        page = (tmp_path / "docs" / prefix / entry.path).read_text(encoding="utf-8")
+        answer = page[page.index('<div class="qa-answer"') : page.index("</div>", page.index('<div class="qa-answer"'))]
+        body = answer.partition(">\n")[2]
+        assert body.split("\n") == [
+            f'<p class="qa-lead">{lead1}</p>',
+            "<ul>",
+            f"<li>{a}</li>",
+            f"<li>{b}</li>",
+            "</ul>",
+            f'<p class="qa-lead">{lead2}</p>',
+            "<ul>",
+            f"<li>{c}</li>",
+            "</ul>",
+            f"<p>{last}</p>",
+            "",
+        ], body

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from studysite import verify
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import BuildError, Problems
-from studysite.model import BankInfo, Site
+from studysite.model import Bank, BankInfo, ListBlock, Site
 from studysite.parse import parse_text
 from studysite.verify import check_built_site
 from studysite.write import UnsafePath, check_path, write_tree_in_place
@@ -244,31 +244,9 @@ def test_verify_is_fast_at_5000_questions(tmp_path: Path, seed_site: Path) -> No
     bank = parse_text(bank_file.read_text(encoding="utf-8"), str(bank_file), "big", "zh", Problems())
     assert bank is not None and len(bank.questions) == n
     slugs = tuple(f"q{i}" for i in range(n))
-    site = Site(
-        banks=(BankInfo("big", {"zh": bank.title, "en": bank.title}, slugs, False, {"zh": str(bank_file)}),),
-        entries={},
-        tags=(),
-        glossary=(),
-        tombstones=(),
-    )
-    template = next((seed_site / "ai-infra-3").glob("*/index.html")).read_text(encoding="utf-8")
-    head, _, rest = template.partition("<h1")
-    rest = rest.partition("</h1>")[2]
-    middle, _, rest = rest.partition('<div class="qa-answer"')
-    tail = rest.partition("</div>")[2]
+    site = _one_bank_site(bank, slugs)
     out = tmp_path / "site"
-    for prefix in ("", "en/"):
-        (out / prefix / "big").mkdir(parents=True)
-        (out / prefix / "big" / "index.html").write_text(f"{head}<h1>{bank.title}</h1>{middle}{tail}", encoding="utf-8")
-        for q, slug in zip(bank.questions, slugs, strict=True):
-            body = [f"<p>{html.escape(b.text)}</p>" if hasattr(b, "text") else "" for b in q.blocks]
-            body += [f"<li>{html.escape(i.text)}</li>" for b in q.blocks for i in getattr(b, "items", ())]
-            page = (
-                f'{head}<h1 id="x">{html.escape(q.text)}</h1>{middle}'
-                f'<div class="qa-answer" id="qa-answer" data-qa-slug="{slug}">{"".join(body)}</div>{tail}'
-            )
-            (out / prefix / "big" / slug).mkdir()
-            (out / prefix / "big" / slug / "index.html").write_text(page, encoding="utf-8")
+    _hand_built_pages(bank, slugs, seed_site, out)
     size = sum(p.stat().st_size for p in out.rglob("*.html"))
     start = time.process_time()
     problems = check_built_site(((bank, None),), site, out)
@@ -276,6 +254,82 @@ def test_verify_is_fast_at_5000_questions(tmp_path: Path, seed_site: Path) -> No
     assert problems == []
     print(f"verify: {2 * n} pages, {size / 1e6:.0f} MB, {spent:.1f} s CPU")
     assert spent < 30, f"verify took {spent:.1f} s of CPU for {2 * n} pages"
+
+
+REPEATS = """重复行题库
+Q: 哪些行会重复？
+要点：
+- 同上
+- 同上
+- 同上，但更长。
+要点：
+- 最后一项。
+"""
+
+
+def test_verify_counts_repeated_and_contained_lines(tmp_path: Path, seed_site: Path) -> None:
+    """A line the bank has twice (or inside a longer line) must be shown as often: one dropped copy is named."""
+    bank_file = tmp_path / "repeats.txt"
+    bank_file.write_text(REPEATS, encoding="utf-8")
+    bank = parse_text(REPEATS, str(bank_file), "repeats", "zh", Problems())
+    assert bank is not None
+    site = _one_bank_site(bank, ("q",))
+    whole = tmp_path / "whole"
+    _hand_built_pages(bank, ("q",), seed_site, whole)
+    assert check_built_site(((bank, None),), site, whole) == []
+    # `同上` is the whole of two items and part of a third; `要点：` is two lead-ins.
+    for dropped, blamed, times in (
+        ("同上", 5, "shown 2 of the 3 times"),
+        ("要点：", 7, "shown 1 of the 2 times"),
+        ("同上，但更长。", 6, ""),
+    ):
+        out = tmp_path / f"without-{blamed}"
+        _hand_built_pages(bank, ("q",), seed_site, out, drop=dropped)
+        problems = check_built_site(((bank, None),), site, out)
+        # once per language: the untranslated bank's Chinese is on the English page too
+        assert [(p.line, p.excerpt) for p in problems] == [(blamed, dropped)] * 2, problems
+        assert all(p.message.startswith("line not visible on its built page") and times in p.message for p in problems)
+
+
+def _one_bank_site(bank: Bank, slugs: tuple[str, ...]) -> Site:
+    return Site(
+        banks=(BankInfo(bank.id, {"zh": bank.title, "en": bank.title}, slugs, False, {"zh": bank.path}),),
+        entries={},
+        tags=(),
+        glossary=(),
+        tombstones=(),
+    )
+
+
+def _hand_built_pages(bank: Bank, slugs: tuple[str, ...], seed_site: Path, out: Path, drop: str = "") -> None:
+    """Pages of the seed's size for `bank` in both languages, each block a `<p>` or `<li>`; the last block
+    whose text is `drop` is left out (the sabotage a renderer could do)."""
+    template = next((seed_site / "ai-infra-3").glob("*/index.html")).read_text(encoding="utf-8")
+    head, _, rest = template.partition("<h1")
+    rest = rest.partition("</h1>")[2]
+    middle, _, rest = rest.partition('<div class="qa-answer"')
+    tail = rest.partition("</div>")[2]
+    for prefix in ("", "en/"):
+        (out / prefix / bank.id).mkdir(parents=True)
+        (out / prefix / bank.id / "index.html").write_text(
+            f"{head}<h1>{bank.title}</h1>{middle}{tail}", encoding="utf-8"
+        )
+        for q, slug in zip(bank.questions, slugs, strict=True):
+            body: list[str] = []
+            for b in q.blocks:
+                if isinstance(b, ListBlock):
+                    body += ["<ul>", *(f"<li>{html.escape(i.text)}</li>" for i in b.items), "</ul>"]
+                else:
+                    body.append(f"<p>{html.escape(b.text)}</p>")
+            if drop:
+                last = max(i for i, part in enumerate(body) if html.unescape(re.sub("<[^>]*>", "", part)) == drop)
+                del body[last]
+            page = (
+                f'{head}<h1 id="x">{html.escape(q.text)}</h1>{middle}'
+                f'<div class="qa-answer" id="qa-answer" data-qa-slug="{slug}">{"".join(body)}</div>{tail}'
+            )
+            (out / prefix / bank.id / slug).mkdir()
+            (out / prefix / bank.id / slug / "index.html").write_text(page, encoding="utf-8")
 
 
 # --- paths -----------------------------------------------------------------------------------
