@@ -220,9 +220,9 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
     if GLOSSARY in data:  # optional: a banks folder without one builds without tooltips
         glossary = load_glossary(data[GLOSSARY], problems)
         warn_unused(glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems)
-    tr_lock = translations.read_lock(banks_dir / translations.LOCK, problems)
+    tr_lock = translations.read_lock(data[translations.LOCK], problems) if translations.LOCK in data else {}
     found_notes: list[notes.NoteSource] = []
-    for path in sorted(banks_dir.glob(f"*{notes.SUFFIX}")):
+    for path in inputs.notes_files:
         if path.name[: -len(notes.SUFFIX)] not in zh:
             problems.error(
                 path, 0, f"notes without a bank: there is no {path.name[: -len(notes.SUFFIX)]}.txt beside it"

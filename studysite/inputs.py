@@ -1,7 +1,8 @@
 """Account for every entry of the banks folder: what the build reads, and a warning or error for the rest.
 
 The build reads, from the top level of `banks/` only: `NAME.txt` and `NAME.en.txt` (banks and their
-translations) and the data files `taxonomy.yml`, `glossary.yml` and `slugs.lock`. Each must be a
+translations), `NAME.notes.yml` (editor's notes, studysite/notes.py) and the data files `taxonomy.yml`,
+`glossary.yml`, `slugs.lock` and `translations.lock`. Each must be a
 regular file; a symbolic link to any of them is refused alike (the build would read, and the lock
 write, a file outside the folder), and a FIFO, device, socket or folder by one of these names is an
 error and is never opened (opening a FIFO blocks; a device can be endless). Names that are surely a
@@ -21,8 +22,10 @@ from pathlib import Path
 
 from .errors import Problems
 
-DATA_FILES = ("taxonomy.yml", "glossary.yml", "slugs.lock")
+DATA_FILES = ("taxonomy.yml", "glossary.yml", "slugs.lock", "translations.lock")
 """The data files read beside the banks."""
+NOTES_SUFFIX = ".notes.yml"
+"""Ending of a bank's editor's notes file (studysite/notes.py)."""
 
 
 @dataclass
@@ -33,6 +36,8 @@ class Inputs:
     """Regular `*.txt` files, sorted by name (their names are checked by the build)."""
     data_files: dict[str, Path] = field(default_factory=dict)
     """Each data file present as a regular file, by name."""
+    notes_files: list[Path] = field(default_factory=list)
+    """Regular `*.notes.yml` files (editor's notes), sorted by name."""
 
 
 class NotRegularFile(OSError):
@@ -53,7 +58,7 @@ def scan_banks(banks_dir: Path, problems: Problems) -> Inputs:
         if name.startswith("."):
             continue
         path = Path(entry.path)
-        readable = name.endswith(".txt") or name in DATA_FILES
+        readable = name.endswith((".txt", NOTES_SUFFIX)) or name in DATA_FILES
         kind = _kind(entry)
         if name != name.strip():
             problems.error(path, 0, f"file name {name!r} has leading or trailing spaces: rename it to {name.strip()!r}")
@@ -65,6 +70,8 @@ def scan_banks(banks_dir: Path, problems: Problems) -> Inputs:
             problems.error(path, 0, f"not a regular file (a {kind}): it is not read; put a text file here instead")
         elif name in DATA_FILES:
             found.data_files[name] = path
+        elif name.endswith(NOTES_SUFFIX):
+            found.notes_files.append(path)
         elif readable:
             found.bank_files.append(path)
         elif kind == "folder":
@@ -75,7 +82,7 @@ def scan_banks(banks_dir: Path, problems: Problems) -> Inputs:
                 path,
                 0,
                 f"{'file' if kind == 'file' else f'{article} {kind}'} not read: the banks folder holds NAME.txt, "
-                f"NAME.en.txt and {', '.join(DATA_FILES)}; move it elsewhere",
+                f"NAME.en.txt, NAME{NOTES_SUFFIX} and {', '.join(DATA_FILES)}; move it elsewhere",
             )
     return found
 
@@ -121,6 +128,6 @@ def _meant(name: str) -> str | None:
     lower = name.casefold()
     if lower.endswith(".yaml"):
         lower = lower[: -len(".yaml")] + ".yml"
-    if lower in DATA_FILES or lower.endswith(".txt"):
+    if lower in DATA_FILES or lower.endswith((".txt", NOTES_SUFFIX)):
         return lower
     return None

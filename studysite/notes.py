@@ -14,10 +14,11 @@ from pathlib import Path
 
 from .errors import Problems
 from .i18n import t
+from .inputs import NOTES_SUFFIX
 from .model import EditorNote, FollowUp, Lang, Reference, Site, Tag
 from .yamlfile import Located, check_fields, load_yaml
 
-SUFFIX = ".notes.yml"
+SUFFIX = NOTES_SUFFIX
 KINDS = ("correction", "update", "caveat", "extra")
 """What a note is: it corrects the answer, brings it up to date, adds a caveat, or only adds follow-ups."""
 

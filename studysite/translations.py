@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import Problems
+from .inputs import read_regular
 from .model import Bank, LeadIn, ListBlock, Paragraph, Question, Site
 from .parse import parse_text, read_text, split_lines
 
@@ -178,9 +179,12 @@ def read_lock(path: Path, problems: Problems) -> dict[str, Record]:
     if not path.exists():
         return {}
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         problems.error(path, 0, f"lock file is not UTF-8 (offset {exc.start}): restore it from git")
+        return {}
+    except OSError as exc:
+        problems.error(path, 0, f"cannot read the lock file: {exc.strerror or exc}")
         return {}
     out: dict[str, Record] = {}
     for number, line in enumerate(split_lines(text), start=1):
