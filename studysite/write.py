@@ -112,6 +112,9 @@ class PendingFile:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
+        except OSError as exc:
+            self.discard()
+            raise _named(exc, self.tmp) from None
         except BaseException:
             self.discard()
             raise
@@ -247,8 +250,18 @@ def _same(path: str | Path, data: bytes) -> bool:
 
 
 def _write(path: str, data: bytes) -> None:
-    with open(path, "wb") as handle:  # buffered: a raw write may be short
-        handle.write(data)
+    try:
+        with open(path, "wb") as handle:  # buffered: a raw write may be short
+            handle.write(data)
+    except OSError as exc:
+        raise _named(exc, path) from None
+
+
+def _named(exc: OSError, path: str | Path) -> OSError:
+    """The error with the path it concerns (a failed write() or close() carries none)."""
+    if exc.filename is None:
+        return OSError(exc.errno, exc.strerror, os.fspath(path))
+    return exc
 
 
 def _load_renameat2():  # type: ignore[no-untyped-def]
