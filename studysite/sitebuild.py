@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from .errors import Problems, os_error
-from .write import PendingFile, build_lock, remove_stale_staging, swap_dirs
+from .write import PendingFile, build_lock, remove_stale_staging, swap_dirs, sync_dir, sync_tree
 
 LOCKED_ENV = "STUDYSITE_LOCKED"
 """Set to 1 for the MkDocs hook: a slugs.lock that would change fails the build (CI)."""
@@ -31,7 +31,7 @@ def main(argv: list[str], root: Path) -> int:
     site = args.site_dir.resolve()
     docs = _docs_dir(args.config.resolve())
     lock = Path(os.environ.get("STUDYSITE_BANKS", root / "banks")).resolve() / "slugs.lock"
-    env = build_env(os.environ, root)
+    env = build_env(os.environ, lock.parent)
     for folder in (site, docs):
         if os.path.ismount(folder):  # found now, not after minutes of building: a mount point cannot be swapped
             print(
@@ -49,18 +49,34 @@ def main(argv: list[str], root: Path) -> int:
         return 1
 
 
-def build_env(environ: os._Environ[str] | dict[str, str], root: Path) -> dict[str, str]:
-    """The environment MkDocs builds in: dated from the last commit, and locked in CI."""
+def build_env(environ: os._Environ[str] | dict[str, str], banks: Path) -> dict[str, str]:
+    """The environment MkDocs builds in: dated from the last commit (`source_epoch`), locked in CI."""
     env = dict(environ)
-    if not env.get("SOURCE_DATE_EPOCH", "").strip():
-        # A clone sets every file's time to now, and decks are dated from the files' times: the
-        # last commit's time is the same in every clone (also a shallow one).
-        stamp = _last_commit_time(root)
-        if stamp:
-            env["SOURCE_DATE_EPOCH"] = stamp
+    stamp = source_epoch(banks, env)
+    if stamp:
+        env["SOURCE_DATE_EPOCH"] = stamp
     if in_ci(env):
         env[LOCKED_ENV] = "1"
     return env
+
+
+def source_epoch(banks: Path, env: os._Environ[str] | dict[str, str] = os.environ) -> str:
+    """What the downloads are dated from: SOURCE_DATE_EPOCH if set, else the last commit's time
+    when `banks` is in a git checkout without uncommitted changes there ("" otherwise: the files' times).
+
+    A clone sets every file's time to now, so file times differ from clone to clone; the last
+    commit's time is the same in every clone, also a shallow one. Uncommitted edits keep their
+    files' (newer) times: Anki updates an imported note only when it is newer than the one it has.
+    """
+    explicit = env.get("SOURCE_DATE_EPOCH", "").strip()
+    if explicit:
+        return explicit
+    # (not the lock: the build itself may rewrite it, and no download depends on it)
+    status = _git(banks, "status", "--porcelain", "--", ".", ":(exclude)slugs.lock")
+    if status is None or status.strip():
+        return ""
+    stamp = _git(banks, "log", "-1", "--format=%ct") or ""
+    return stamp.strip() if stamp.strip().isdigit() else ""
 
 
 def in_ci(env: os._Environ[str] | dict[str, str]) -> bool:
@@ -86,7 +102,9 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
             print(f"build_site: mkdocs failed; {site}, {docs} and {lock} left unchanged", file=sys.stderr)
             return proc.returncode
         try:
+            sync_tree(staging)  # on disk before it is swapped in
             swap_dirs(staging, site)
+            sync_dir(site.parent)
         except OSError:
             _restore(docs, before, lock, old_lock)
             raise
@@ -135,12 +153,12 @@ def _docs_dir(config: Path) -> Path:
     return (config.parent / (found.group(1) if found else "docs")).resolve()
 
 
-def _last_commit_time(root: Path) -> str:
+def _git(folder: Path, *args: str) -> str | None:
+    """git's output in `folder`, None when it fails (no git, not a checkout)."""
+    if not folder.is_dir():
+        return None
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "log", "-1", "--format=%ct"], capture_output=True, text=True, check=False
-        )
-    except OSError:  # no git
-        return ""
-    stamp = proc.stdout.strip()
-    return stamp if proc.returncode == 0 and stamp.isdigit() else ""
+        proc = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return proc.stdout if proc.returncode == 0 else None

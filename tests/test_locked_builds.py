@@ -12,7 +12,7 @@ import pytest
 
 from studysite import sitebuild
 from studysite.build import generate
-from studysite.sitebuild import LOCKED_ENV, build_env
+from studysite.sitebuild import LOCKED_ENV, build_env, source_epoch
 from tests.sitekit import ROOT, copy_banks, prepare_work
 from tests.test_disk import add_question
 from tests.test_reliability import differing_files, tree_digest
@@ -25,21 +25,39 @@ def git(*args: str, cwd: Path = ROOT) -> str:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
 
 
+def clone(repo: Path, dest: Path, when: int) -> Path:
+    """A shallow clone, as CI makes, its files dated `when` (a clone dates them now)."""
+    git("clone", "--quiet", "--depth", "1", f"file://{repo}", str(dest), cwd=repo.parent)
+    for path in (dest / "banks").iterdir():
+        os.utime(path, (when, when))
+    return dest
+
+
+def repository(where: Path) -> Path:
+    """A git repository holding a copy of the seed banks plus one question the lock lacks."""
+    banks = copy_banks(where / "banks")
+    add_question(banks)
+    for args in (("init", "--quiet"), ("add", "banks"), ("commit", "--quiet", "-m", "banks")):
+        git("-c", "user.name=t", "-c", "user.email=t@t", *args, cwd=where)
+    return where
+
+
 def test_builds_are_dated_from_the_last_commit_and_locked_in_ci(tmp_path: Path) -> None:
-    head_time = git("log", "-1", "--format=%ct")
-    assert build_env({"CI": "true"}, ROOT) == {"CI": "true", "SOURCE_DATE_EPOCH": head_time, LOCKED_ENV: "1"}
-    assert build_env({}, ROOT) == {"SOURCE_DATE_EPOCH": head_time}  # locally: dated, not locked
-    assert build_env({"SOURCE_DATE_EPOCH": "86400", "CI": "false"}, ROOT) == {
+    repo = repository(tmp_path / "repo")
+    banks = clone(repo, tmp_path / "clone", 1_000_000_000) / "banks"
+    assert git("rev-parse", "--is-shallow-repository", cwd=banks.parent) == "true"
+    head = git("log", "-1", "--format=%ct", cwd=banks.parent)
+    assert build_env({"CI": "true"}, banks) == {"CI": "true", "SOURCE_DATE_EPOCH": head, LOCKED_ENV: "1"}
+    assert build_env({}, banks) == {"SOURCE_DATE_EPOCH": head}  # locally: dated, not locked
+    assert build_env({"SOURCE_DATE_EPOCH": "86400", "CI": "false"}, banks) == {
         "SOURCE_DATE_EPOCH": "86400",
         "CI": "false",
     }
-    # A shallow clone, as CI makes, knows its last commit's time too.
-    clone = tmp_path / "clone"
-    git("clone", "--quiet", "--depth", "1", f"file://{ROOT}", str(clone), cwd=tmp_path)
-    assert git("rev-parse", "--is-shallow-repository", cwd=clone) == "true"
-    sha = git("rev-parse", "HEAD", cwd=clone)
-    assert build_env({}, clone)["SOURCE_DATE_EPOCH"] == git("show", "-s", "--format=%ct", sha)
-    assert "SOURCE_DATE_EPOCH" not in build_env({}, tmp_path)  # not a repository: file times, as before
+    (banks / "slugs.lock").write_text("", encoding="utf-8")  # the build rewrites the lock: still the commit's date
+    assert source_epoch(banks, {}) == head
+    add_question(banks)  # an uncommitted edit: its files' (newer) times, so Anki takes the new notes
+    assert source_epoch(banks, {}) == ""
+    assert source_epoch(tmp_path, {}) == ""  # not a checkout: the files' times, as before
 
 
 def test_a_ci_build_with_a_stale_lock_fails_with_the_message_and_changes_nothing(tmp_path: Path) -> None:
@@ -59,18 +77,16 @@ def test_a_ci_build_with_a_stale_lock_fails_with_the_message_and_changes_nothing
     assert after == before
 
 
-def test_two_copies_with_other_file_times_build_identical_sites(
+def test_two_fresh_clones_build_identical_sites(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """As two fresh clones would (a clone dates every file now). Locally the lock is updated; a site
-    that cannot be swapped in leaves docs/ and the lock as they were."""
+    """Two clones, their files dated differently (as two clones at different times would be). Locally
+    the lock is updated; a site that cannot be swapped in leaves docs/ and the lock as they were."""
+    repo = repository(tmp_path / "repo")
     sites = []
     for n, when in enumerate((1_000_000_000, 1_700_000_000)):
-        work = tmp_path / f"clone{n}"
-        banks = copy_banks(work / "banks")
-        add_question(banks)
-        for path in banks.iterdir():
-            os.utime(path, (when, when))
+        work = clone(repo, tmp_path / f"clone{n}", when)
+        banks = work / "banks"
         env = prepare_work(banks, work)
         env.pop("SOURCE_DATE_EPOCH", None)
         cmd = ["--site-dir", str(work / "site"), "--config", str(work / "mkdocs.yml")]
@@ -82,7 +98,6 @@ def test_two_copies_with_other_file_times_build_identical_sites(
             monkeypatch.delenv("CI", raising=False)
             docs_before = tree_digest(work / "docs")
             real_swap = sitebuild.swap_dirs
-
             site = (work / "site").resolve()
 
             def busy(new: Path, dest: Path, real_swap=real_swap, site=site) -> None:  # type: ignore[no-untyped-def]
@@ -93,7 +108,7 @@ def test_two_copies_with_other_file_times_build_identical_sites(
             monkeypatch.setattr(sitebuild, "swap_dirs", busy)
             assert sitebuild.main(cmd, ROOT) == 1
             err = capsys.readouterr().err
-            assert err.startswith(f"error: {(work / 'site').resolve()}: device or resource busy (EBUSY)"), err
+            assert err.startswith(f"error: {site}: device or resource busy (EBUSY)"), err
             assert "Traceback" not in err
             assert (banks / "slugs.lock").read_bytes() == lock_before
             assert tree_digest(work / "docs") == docs_before
