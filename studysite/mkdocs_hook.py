@@ -298,9 +298,13 @@ def _watch_banks(docs_root: Path) -> Any:
             _state["generated"], _state["inputs"] = result, inputs
             if result.written:
                 log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
+            for change in result.url_changes:
+                log.info("studysite: url %s", change)
         except BuildError as exc:
             for problem in exc.problems:
                 log.error(str(problem))
+        except OSError as exc:  # a full disk: say so in one line, keep serving the previous pages
+            log.error("studysite: %s", os_error(exc))
         except Exception:  # a serve session must survive a half-saved bank
             log.exception("studysite: regeneration failed")
 
