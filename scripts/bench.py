@@ -18,6 +18,8 @@ questions from scripts/synthetic_banks.py) it measures:
 - the daily review in chromium: opening study/review/ with 1,000 reviewed cards stored to its
   first question, grading one card, and the stored bytes per reviewed card (`measure_review`;
   `--review-only SITE` measures just that on an already built site).
+- the generator alone at 1,000 and 100,000 questions in one bank: time and memory per question,
+  PASS when those at 100,000 are within 1.5x of those at 1,000 (`--scaling-only` runs just this).
 
 It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/results.md,
 bench/plot.png and the table into README.md (between the bench markers). Work folders go to
@@ -240,6 +242,96 @@ def time_generator(c: Corpus, runs: int) -> tuple[float, float, float, dict[str,
     phase_medians["the same beside the other language"] = time.perf_counter() - t
     other.result()
     return statistics.median(cold), statistics.median(warm), serial, phase_medians, io_floor, len(files)
+
+
+# ---------------------------------------------------------------------------------------------
+# the generator at 1,000 and 100,000 questions (issue 13, point 11)
+
+SCALING_SIZES = (1_000, 100_000)
+"""Questions, all in one bank (the issue's case): time and memory per question must stay within
+SCALING_LIMIT of those at the first size."""
+SCALING_LIMIT = 1.5
+_SCALING_CHILD = """
+import json, resource, shutil, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from studysite.build import generate
+banks, docs = Path(sys.argv[2]), Path(sys.argv[3])
+shutil.rmtree(docs, ignore_errors=True)
+def cpu():
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+wall, spent = time.perf_counter(), cpu()
+generate(banks, docs, update_lock=False)
+wall, spent = time.perf_counter() - wall, cpu() - spent
+peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(json.dumps({"wall": wall, "cpu": spent, "base_kb": base, "peak_kb": peak}))
+"""
+
+
+@dataclass
+class Scale:
+    """One size of the generator scaling row."""
+
+    questions: int
+    wall: float
+    """Seconds of generate() into an empty folder."""
+    cpu: float
+    """CPU seconds of it (this process and its forked side processes): less sensitive to other load."""
+    peak_mb: float
+    """Peak resident memory of the process (or of a side process, when larger)."""
+    grown_mb: float
+    """Peak minus the memory before generate() (the interpreter and imports): what the questions cost."""
+
+
+def measure_scaling(sizes: tuple[int, ...] = SCALING_SIZES) -> list[Scale]:
+    """generate() of one bank of N synthetic questions, each size in a fresh process (so its peak
+    memory is its own), into an empty folder under the work folder."""
+    out = []
+    for n in sizes:
+        work = OUT / f"scale-{n}"
+        banks = work / "banks"
+        if not (banks / "syn-001.txt").exists():
+            write_corpus(banks, n, per_bank=n, seed=0)
+        proc = subprocess.run(
+            [sys.executable, "-c", _SCALING_CHILD, str(ROOT), str(banks), str(work / "docs")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        got = json.loads(proc.stdout.strip().splitlines()[-1])
+        shutil.rmtree(work / "docs", ignore_errors=True)
+        out.append(Scale(n, got["wall"], got["cpu"], got["peak_kb"] / 1024, (got["peak_kb"] - got["base_kb"]) / 1024))
+        print(f"  scaling {n:,}: {out[-1]}", flush=True)
+    return out
+
+
+def scaling_lines(scales: list[Scale]) -> list[str]:
+    """The row as a table, and PASS/FAIL of time (wall and CPU) and memory per question against the limit."""
+    lines = [
+        "| questions (one bank) | generator | CPU | per question | CPU per question | peak memory | grown | grown per question |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in scales:
+        n = s.questions
+        lines.append(
+            f"| {n:,} | {s.wall:.1f} s | {s.cpu:.1f} s | {s.wall / n * 1e3:.2f} ms | {s.cpu / n * 1e3:.2f} ms "
+            f"| {s.peak_mb:.0f} MB | {s.grown_mb:.0f} MB | {s.grown_mb * 1024 / n:.1f} KB |"
+        )
+    first, last = scales[0], scales[-1]
+    for what, a, b in (
+        ("time", first.wall / first.questions, last.wall / last.questions),
+        ("CPU time", first.cpu / first.questions, last.cpu / last.questions),
+        ("memory", first.grown_mb / first.questions, last.grown_mb / last.questions),
+    ):
+        ratio = b / a if a else float("inf")
+        verdict = "PASS" if ratio <= SCALING_LIMIT else "FAIL"
+        lines.append(
+            f"- {verdict}: {what} per question at {last.questions:,} is {ratio:.2f}x that at "
+            f"{first.questions:,} (limit {SCALING_LIMIT}x)"
+        )
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1132,7 +1224,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sizes", default="14,500,5000", help="synthetic corpus sizes (default 14,500,5000)")
     parser.add_argument("--no-seed", action="store_true", help="leave out the seed bank")
     parser.add_argument(
-        "--skip", default="", help="comma list of parts to skip: search,review,rebuild,lighthouse,build"
+        "--skip", default="", help="comma list of parts to skip: search,review,rebuild,lighthouse,build,scaling"
     )
     parser.add_argument("--no-write", action="store_true", help="do not write bench/results.md, plot, README")
     parser.add_argument("--review-only", metavar="SITE", help="only measure the daily review of an already built site")
@@ -1140,6 +1232,11 @@ def main(argv: list[str]) -> int:
         "--work",
         default="auto",
         help="folder for the corpora, docs and sites (default: a tmpfs folder when /dev/shm has room, else bench/out)",
+    )
+    parser.add_argument(
+        "--scaling-only",
+        action="store_true",
+        help="only the generator scaling row (1,000 and 100,000 questions in one bank); writes nothing",
     )
     args = parser.parse_args(argv)
     if args.review_only:
@@ -1152,6 +1249,10 @@ def main(argv: list[str]) -> int:
         return 0
     global OUT
     OUT = work_folder(args.work)
+    if args.scaling_only:
+        OUT.mkdir(parents=True, exist_ok=True)
+        print("\n".join(scaling_lines(measure_scaling())))
+        return 0
     sizes = [int(s) for s in args.sizes.split(",") if s]
     skip = set(filter(None, args.skip.split(",")))
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
@@ -1212,6 +1313,7 @@ def main(argv: list[str]) -> int:
         if "lighthouse" not in skip and label == "seed":
             run_lighthouse(row)
             print(f"  lighthouse {row.lighthouse}", flush=True)
+    scaling = [] if "scaling" in skip else scaling_lines(measure_scaling())
     if "search" not in skip and "build" not in skip:
         from playwright.sync_api import sync_playwright
 
@@ -1265,6 +1367,8 @@ def main(argv: list[str]) -> int:
         f"`make bench` took {elapsed / 60:.1f} min.",
     ]
     md = report(rows, notes, load_at_start)
+    if scaling:
+        md += "\n## The generator at 1,000 and 100,000 questions (one bank)\n\n" + "\n".join(scaling) + "\n"
     print()
     print(md)
     if not args.no_write:

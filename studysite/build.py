@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from .parse import parse_bank
 from .render import render_site
 from .slugwords import glossary_terms
 from .taxonomy import assign_tags, load_taxonomy
-from .write import build_lock, staged_tree, write_tree_in_place
+from .write import PendingFile, build_lock, staged_tree, write_tree_in_place
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
 TAXONOMY = "taxonomy.yml"
@@ -89,6 +90,8 @@ class Result:
     written: list[str] = field(default_factory=list)
     sources: Sources | None = None
     """What the site was built from (verify.py reads the bank files again through it)."""
+    url_changes: list[str] = field(default_factory=list)
+    """Every published path whose question changed in this build (slugs.review), for review."""
 
 
 def generate(
@@ -98,6 +101,7 @@ def generate(
     strict: bool = False,
     in_place: bool = False,
     update_lock: bool = True,
+    locked: bool = False,
     repo_url: str = "",
     site_url: str = "",
 ) -> Result:
@@ -105,6 +109,9 @@ def generate(
 
     `repo_url` (the site's GitHub repository) adds "report an error" and "edit the source" links;
     `site_url` (where the site is published) lets a report carry the page's address.
+    `locked` (CI builds): a slugs.lock or translations.lock that would change is an error, and nothing
+    is written. docs/ and the locks change together or not at all: each new lock is written (and
+    synced) beside the old one before docs/ is swapped, and renamed over it right after.
     """
     problems = Problems()
     sources = load_sources(banks_dir, problems)
@@ -112,23 +119,50 @@ def generate(
     site, lock_text = build_site_model(sources)
     check_content(site, sources, problems)
     problems.raise_if_any(strict=strict)
-    result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources)
+    lock_path = banks_dir / LOCK
+    changes = slugs.review(list(sources.lock), slugs.parse_lock(lock_text, lock_path, Problems()))
+    lock_changes = _read_or_none(lock_path) != lock_text
+    tr_path, tr_text = banks_dir / translations.LOCK, translations.lock_text(site)
+    tr_changes = any(tr for _, tr in sources.banks) and _read_or_none(tr_path) != tr_text
+    if locked and lock_changes:
+        problems.error(
+            lock_path,
+            0,
+            f"the committed lock does not match the banks ({len(changes)} path(s) would change: "
+            + "; ".join(changes[:5])
+            + (" ..." if len(changes) > 5 else "")
+            + "). CI builds never rewrite it: run `make site` locally and commit banks/slugs.lock",
+        )
+    if locked and tr_changes:
+        problems.error(
+            tr_path,
+            0,
+            "the committed translation lock does not match the translations. CI builds never rewrite "
+            f"it: run `make site` locally and commit banks/{translations.LOCK}",
+        )
+    problems.raise_if_any()
+    result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources, url_changes=changes)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
-        if in_place:
-            result.files = render_files(site, repo_url, site_url)
-            result.written = write_tree_in_place(docs_dir, result.files)
-        else:
-            result.files = render_and_swap(site, docs_dir, repo_url, site_url)
-        lock_path = banks_dir / LOCK
-        if update_lock and (not lock_path.exists() or lock_path.read_text(encoding="utf-8") != lock_text):
-            tmp = lock_path.with_name(f".{LOCK}.tmp")
-            tmp.write_text(lock_text, encoding="utf-8")
-            tmp.replace(lock_path)
-        tr_path, tr_text = banks_dir / translations.LOCK, translations.lock_text(site)
-        if update_lock and any(tr for _, tr in sources.banks) and _differs(tr_path, tr_text):
-            tmp = tr_path.with_name(f".{translations.LOCK}.tmp")
-            tmp.write_text(tr_text, encoding="utf-8")
-            tmp.replace(tr_path)
+        pending: list[PendingFile] = []
+        try:
+            if update_lock and lock_changes:
+                pending.append(PendingFile(lock_path, lock_text.encode("utf-8")))
+            if update_lock and tr_changes:
+                pending.append(PendingFile(tr_path, tr_text.encode("utf-8")))
+
+            def commit_locks() -> None:
+                for p in pending:
+                    p.commit()
+
+            if in_place:
+                result.files = render_files(site, repo_url, site_url)
+                result.written = write_tree_in_place(docs_dir, result.files)
+                commit_locks()
+            else:
+                result.files = render_and_swap(site, docs_dir, repo_url, site_url, then=commit_locks)
+        finally:
+            for p in pending:
+                p.discard()
     return result
 
 
@@ -148,10 +182,6 @@ def check_content(site: Site, sources: Sources, problems: Problems) -> None:
                 f"no tag fits this question: add a keyword to {TAXONOMY} or `add_tags` in {entry.bank_id}{notes.SUFFIX}",
                 q.text,
             )
-
-
-def _differs(path: Path, text: str) -> bool:
-    return not path.exists() or path.read_text(encoding="utf-8") != text
 
 
 def load_sources(banks_dir: Path, problems: Problems) -> Sources:
@@ -343,6 +373,13 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
     return site, slugs.write_lock(Path(), new_lock)
 
 
+def _read_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
 def _forks(questions: int) -> bool:
     """Whether side jobs run in forked processes for a site of this many questions."""
     return questions >= PARALLEL_FROM and parallel.can_fork()
@@ -364,15 +401,18 @@ def render_files(site: Site, repo_url: str = "", site_url: str = "") -> dict[str
     return files
 
 
-def render_and_swap(site: Site, docs_dir: Path, repo_url: str = "", site_url: str = "") -> dict[str, str]:
+def render_and_swap(
+    site: Site, docs_dir: Path, repo_url: str = "", site_url: str = "", then: Callable[[], None] | None = None
+) -> dict[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
     From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
     English pages while this process does the Chinese ones: the same files, in about half the time.
+    `then` runs right after the swap (see `staged_tree`).
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
-    with staged_tree(docs_dir) as stage:
+    with staged_tree(docs_dir, then) as stage:
 
         def other_languages() -> dict[str, str]:
             files = {

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .build import generate
-from .errors import BuildError
+from .errors import BuildError, os_error
 
 
 def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
@@ -16,16 +16,27 @@ def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
     parser.add_argument("--out", type=Path, default=default_docs, help="output folder (default: docs/)")
     parser.add_argument("--strict", action="store_true", help="treat warnings (e.g. a missing translation) as errors")
     parser.add_argument("--no-lock-update", action="store_true", help="do not rewrite banks/slugs.lock")
+    parser.add_argument(
+        "--locked", action="store_true", help="fail if banks/slugs.lock would change (what CI builds do)"
+    )
     args = parser.parse_args(argv)
     try:
-        result = generate(args.banks, args.out, strict=args.strict, update_lock=not args.no_lock_update)
+        result = generate(
+            args.banks, args.out, strict=args.strict, update_lock=not args.no_lock_update, locked=args.locked
+        )
     except BuildError as exc:
         for problem in exc.problems:
             print(f"error: {problem}", file=sys.stderr)
         print(f"build_pages: {len(exc.problems)} problem(s); {args.out} left unchanged", file=sys.stderr)
         return 1
+    except OSError as exc:  # full disk, read-only or busy folder, no permission: not a bug of ours
+        print(f"error: {os_error(exc)}", file=sys.stderr)
+        print(f"build_pages: {args.out} and the lock left unchanged", file=sys.stderr)
+        return 1
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    for change in result.url_changes:
+        print(f"url: {change}")
     questions = len(result.site.entries)
     print(
         f"build_pages: {questions} questions in {len(result.site.banks)} bank(s) -> {len(result.files)} files in {args.out}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,21 @@ class Problems:
             raise BuildError(found)
 
 
+def os_error(exc: OSError) -> str:
+    """An operating-system failure in one line: the path it concerns and what the system said.
+
+    `[Errno 28] No space left on device: 'docs/x.md'` becomes `docs/x.md: no space left on device (ENOSPC)`.
+    """
+    name = errno.errorcode.get(exc.errno or 0, "")
+    what = (exc.strerror or str(exc)).rstrip(".")
+    what = what[:1].lower() + what[1:]
+    hint = _OS_HINTS.get(name, "")
+    where = display_path(exc.filename) if exc.filename else "(no path)"
+    if exc.filename2:
+        where += f" -> {display_path(exc.filename2)}"
+    return f"{where}: {what}{f' ({name})' if name else ''}{hint}"
+
+
 def display_path(path: str | Path) -> str:
     """A path relative to the working directory when it is below it, so messages stay short."""
     p = Path(path)
@@ -68,3 +84,13 @@ def display_path(path: str | Path) -> str:
 def _clip(text: str, limit: int = 160) -> str:
     shown = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text[:limit])
     return shown + ("…" if len(text) > limit else "")
+
+
+_OS_HINTS = {
+    "ENOSPC": ": free some space and build again",
+    "EDQUOT": ": free some space and build again",
+    "EROFS": ": the folder is on a read-only file system; build into a writable one",
+    "EACCES": ": no permission; check who owns the folder",
+    "EPERM": ": not permitted; check who owns the folder",
+    "EBUSY": ": the folder is in use (a mount point?); build into a folder inside it with --site-dir",
+}

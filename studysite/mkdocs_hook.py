@@ -25,7 +25,8 @@ if str(ROOT) not in sys.path:  # mkdocs loads hooks by file path
 import studysite  # noqa: E402
 from studysite import site_finish  # noqa: E402
 from studysite.build import generate  # noqa: E402
-from studysite.errors import BuildError  # noqa: E402
+from studysite.errors import BuildError, os_error  # noqa: E402
+from studysite.sitebuild import LOCKED_ENV  # noqa: E402
 from studysite.siteconfig import check_qa  # noqa: E402
 
 BANKS = Path(os.environ.get("STUDYSITE_BANKS", ROOT / "banks"))
@@ -237,11 +238,17 @@ def _generate(docs_root: Path, in_place: bool) -> None:
             in_place=in_place,
             repo_url=_state.get("repo_url", ""),
             site_url=_state.get("site_url", ""),
+            locked=os.environ.get(LOCKED_ENV) == "1",
         )
     except BuildError as exc:
         for problem in exc.problems:
             log.error(str(problem))
         raise SystemExit(f"{len(exc.problems)} problem(s) in banks/; docs/ left unchanged") from None
+    except OSError as exc:
+        log.error(os_error(exc))
+        raise SystemExit("docs/ and banks/slugs.lock left unchanged") from None
+    for change in result.url_changes:
+        log.info("studysite: url %s", change)
     _state["generated"] = result  # what finish_site checks the built site against
     if in_place:
         _touch_listings(docs_root, result.written)
@@ -299,9 +306,13 @@ def _watch_banks(docs_root: Path) -> Any:
             _state["generated"], _state["inputs"] = result, inputs
             if result.written:
                 log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
+            for change in result.url_changes:
+                log.info("studysite: url %s", change)
         except BuildError as exc:
             for problem in exc.problems:
                 log.error(str(problem))
+        except OSError as exc:  # a full disk: say so in one line, keep serving the previous pages
+            log.error("studysite: %s", os_error(exc))
         except Exception:  # a serve session must survive a half-saved bank
             log.exception("studysite: regeneration failed")
 

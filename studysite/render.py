@@ -412,7 +412,8 @@ def _find_whole(text: str, term: str, pos: int) -> int:
 
 
 def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
-    i = bank.slugs.index(entry.slug)
+    # The entry's index is its place in the bank; a search for it would make the site quadratic.
+    i = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
     parts = []
     if i > 0:
         prev = site.entries[bank.slugs[i - 1]]

@@ -207,6 +207,7 @@ def start_downloads(site_dir: Path, config: Any, generated: Any, *, fork: bool) 
 def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     """The Anki decks and CSV files of every bank and tag, into <site>/downloads/ (studysite/anki.py)."""
     from .anki import source_date, write_decks
+    from .sitebuild import source_epoch
 
     banks = generated.sources.banks if generated.sources is not None else ()
     folders = {Path(b.path).parent for pair in banks for b in pair if b is not None}
@@ -218,7 +219,11 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
         for p in folder.iterdir()
         if p.is_file() and not p.name.startswith(".") and p.name not in ("slugs.lock", "translations.lock")
     ]
-    return write_decks(generated.site, site_dir, config.site_url or "", source_date(paths))
+    # The last commit's time in a clean checkout (the same in every clone), else the files' times.
+    stamp = source_epoch(sorted(folders)[0]) if folders else ""
+    return write_decks(
+        generated.site, site_dir, config.site_url or "", int(stamp) if stamp.isdigit() else source_date(paths)
+    )
 
 
 def run_pagefind(site_dir: Path) -> None:

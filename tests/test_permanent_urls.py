@@ -137,9 +137,10 @@ def test_editing_wording_keeps_the_slug_and_the_lock_diff_is_one_line(tmp_path: 
     assert after[edited[1][0]] == before[ALPHA[1][0]]
     assert make_slug(edited[1][1]) != before[ALPHA[1][0]].split("/")[1]  # a fresh slug would differ
     changed = [d for d in difflib.ndiff(lock_before, lock_lines(banks)) if d[:1] in "+-"]
+    answer = changed[0].rsplit("\t", 1)[1]  # the answer did not change, nor its fingerprint
     assert changed == [
-        f"- {before[ALPHA[1][0]]}\tlive\t{ALPHA[1][0]}",
-        f"+ {before[ALPHA[1][0]]}\tlive\t{edited[1][0]}",
+        f"- {before[ALPHA[1][0]]}\tlive\t{ALPHA[1][0]}\t{answer}",
+        f"+ {before[ALPHA[1][0]]}\tlive\t{edited[1][0]}\t{answer}",
     ]
 
 

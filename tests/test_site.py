@@ -31,7 +31,7 @@ def _slugs() -> list[str]:
     for line in lock:
         if line.startswith("#") or not line:
             continue
-        path, state, text = line.split("\t")
+        path, state, text = line.split("\t")[:3]  # (then the answer fingerprint)
         if state == "live":
             order[text] = path
     return [order[q] for q, _ in _lines(SEED / "ai-infra-3.txt", "zh")]
