@@ -71,8 +71,8 @@ def source_epoch(banks: Path, env: os._Environ[str] | dict[str, str] = os.enviro
     explicit = env.get("SOURCE_DATE_EPOCH", "").strip()
     if explicit:
         return explicit
-    # (not the lock: the build itself may rewrite it, and no download depends on it)
-    status = _git(banks, "status", "--porcelain", "--", ".", ":(exclude)slugs.lock")
+    # (not the locks: the build itself may rewrite them, and no download depends on them)
+    status = _git(banks, "status", "--porcelain", "--", ".", ":(exclude)slugs.lock", ":(exclude)translations.lock")
     if status is None or status.strip():
         return ""
     stamp = _git(banks, "log", "-1", "--format=%ct") or ""

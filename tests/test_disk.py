@@ -21,7 +21,7 @@ from tests.test_reliability import tree_digest
 BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
 NEW_QUESTION = {
     "ai-infra-3.txt": "\nQ: 新增的问题：什么是MFU？\n模型FLOPs利用率。\n",
-    "ai-infra-3.en.txt": "\nQ: Added: what is MFU?\nModel FLOPs utilisation.\n",
+    "ai-infra-3.en.txt": "\nQ: Added: what is MFU?\n@mfu\nModel FLOPs utilisation.\n",  # @slug: the question it translates
 }
 
 

@@ -364,12 +364,12 @@ def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, da
     with reader(browser) as context:
         page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
         page.get_by_text(words["note"], exact=True).click()
-        page.locator(".qa-note__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
+        page.locator(".qa-mynote__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
         page.locator("article h1").click()  # leaving the box saves it
         page.wait_for_selector(f"text={words['saved']}")
         page.reload()
-        page.wait_for_selector(".qa-note[open]")
-        assert page.locator(".qa-note__text").input_value() == "TP 切分的是权重矩阵 <b>not html</b>"
+        page.wait_for_selector(".qa-mynote[open]")
+        assert page.locator(".qa-mynote__text").input_value() == "TP 切分的是权重矩阵 <b>not html</b>"
         assert store(page, "S.snapshot().cards[arg].note.text", qs[6]["slug"]).startswith("TP 切分")
         assert "not html" in store(page, "S.exportText()")
         # suspended: out of the daily review even when due, until resumed
@@ -457,8 +457,8 @@ def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, sche
             goto(page, prefix + qs[2]["url"], ".qa-marks .qa-grade__when:not(:empty)")
             page.locator(".qa-marks").scroll_into_view_if_needed()
             shot(f"question-{lang}")
-            page.evaluate("document.querySelector('.qa-note').open = true")
-            page.locator(".qa-note__text").fill("TP: 按列切分权重 / split the weights by column")
+            page.evaluate("document.querySelector('.qa-mynote').open = true")
+            page.locator(".qa-mynote__text").fill("TP: 按列切分权重 / split the weights by column")
             page.locator(".qa-suspend").click()
             page.locator(".qa-card-tools").scroll_into_view_if_needed()
             shot(f"note-suspended-{lang}")

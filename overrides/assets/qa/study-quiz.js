@@ -184,7 +184,7 @@
     },
   });
   var noteBox = el("textarea", {
-    class: "qa-note__text",
+    class: "qa-mynote__text",
     rows: "3",
     "aria-label": t("noteLabel"),
     oninput: function () {
@@ -193,11 +193,11 @@
     },
     onblur: saveNote,
   });
-  var noteStatus = el("span", { class: "qa-note__status", role: "status" });
-  var note = el("details", { class: "qa-note" }, [
+  var noteStatus = el("span", { class: "qa-mynote__status", role: "status" });
+  var note = el("details", { class: "qa-mynote" }, [
     el("summary", { text: t("note") }),
     noteBox,
-    el("p", { class: "qa-note__hint" }, [t("noteHint"), " ", noteStatus]),
+    el("p", { class: "qa-mynote__hint" }, [t("noteHint"), " ", noteStatus]),
   ]);
   var cardTools = el("div", { class: "qa-card-tools" }, [suspendButton, note]);
   var noteTimer = null;
