@@ -61,10 +61,10 @@ def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
     before = _tree(docs)
     real = build.render_language
 
-    def english_breaks(site, lang, repo_url=""):  # type: ignore[no-untyped-def]
+    def english_breaks(site, lang, repo_url="", site_url=""):  # type: ignore[no-untyped-def]
         if lang == "en":
             raise ValueError("two generated pages would be served at /en/x/")
-        return real(site, lang, repo_url)
+        return real(site, lang, repo_url, site_url)
 
     monkeypatch.setattr(build, "render_language", english_breaks)
     forks.clear()

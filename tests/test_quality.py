@@ -33,7 +33,7 @@ from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 QUESTION = "ai-infra-3/two-batch-overlap/"
-MARKUP_SLUG = "ai-infra-3/write-b-quotes-html/"
+MARKUP_SLUG = "ai-infra-3/html-b/"  # a new question's slug comes from its Chinese terms
 MARKUP_QUESTION = {
     "zh": (
         '如何在 HTML 里写 <b> & "引号"？',
@@ -57,7 +57,8 @@ def pages_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = banks / name
         text = path.read_text(encoding="utf-8").rsplit("\nQ:", 1)[0]  # drop the last question
         question, answer = MARKUP_QUESTION[lang]
-        path.write_text(f"{text}\nQ: {question}\n{answer}\n", encoding="utf-8")
+        key = "@html-b\n" if lang == "en" else ""  # the English says which question it translates
+        path.write_text(f"{text}\nQ: {question}\n{key}{answer}\n", encoding="utf-8")
     return build_site(banks, work, site_url=PAGES_SITE_URL)
 
 
