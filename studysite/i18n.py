@@ -69,6 +69,15 @@ STRINGS: dict[str, dict[Lang, str]] = {
         "en": "Not yet translated: this question has no English translation yet, so the Chinese original is "
         "shown below.",
     },
+    "bilingual.toggle": {"zh": "中英对照", "en": "Side by side with Chinese"},
+    "bilingual.missing": {
+        "zh": "这道题还没有英文翻译。",
+        "en": "This question has no English translation yet: the Chinese original is what this page shows.",
+    },
+    "bilingual.unsaved": {
+        "zh": "此浏览器不允许保存设置：换页后对照视图会关闭。",
+        "en": "This browser does not let the site save settings: the side-by-side view turns off on the next page.",
+    },
     "removed.title": {"zh": "该问题已删除", "en": "This question was removed"},
     "removed.body": {
         "zh": "这道题已从题库中删除。原题目：",

@@ -104,7 +104,9 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
     if site.glossary and finder is None:
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None
+    lines += [bilingual_toggle(lang), ""]
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
+    lines += [bilingual_source(entry, lang, "qa-answer"), ""]
     lines += _source_links(entry, bank, lang, repo_url)
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
@@ -158,6 +160,31 @@ def answer_blocks_html(q: Question, annotate: Callable[[str], str] = escape) -> 
             out.extend(f"<li>{annotate(item.text)}</li>" for item in block.items)
             out.append("</ol>" if block.ordered else "</ul>")
     return out
+
+
+def bilingual_toggle(lang: Lang) -> str:
+    """The "side by side" switch (overrides/assets/qa/bilingual.js shows it; without JavaScript it stays hidden)."""
+    label = escape(t("bilingual.toggle", lang))
+    return (
+        f'<p class="qa-bi-bar" hidden><button type="button" class="qa-bi-toggle" aria-pressed="false">{label}</button>'
+        f'<span class="qa-bi-status" role="status" data-qa-unsaved="{escape(t("bilingual.unsaved", lang))}"></span></p>'
+    )
+
+
+def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
+    """The other language's answer, block for block, for the side-by-side view: hidden, left out of
+    search, and outside the answer `<div>` (which holds only this page's language, so the built-site
+    check reads each language on its own pages). bilingual.js puts each block under its original.
+
+    An untranslated question ships a notice instead (on English pages the Chinese is already shown).
+    """
+    other: Lang = "en" if lang == "zh" else "zh"
+    attrs = f'class="qa-bi-source" hidden data-pagefind-ignore="all" data-qa-bi-for="{answer_id}"'
+    if not entry.translated:
+        note = escape(t("bilingual.missing", lang))
+        return f'<div {attrs} data-qa-bi-missing><p class="qa-bi-line qa-bi-missing">{note}</p></div>'
+    blocks = answer_blocks_html(entry.text[other])
+    return "\n".join([f'<div {attrs} lang="{_HTML_LANG[other]}">', *blocks, "</div>"])
 
 
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:

@@ -1,0 +1,207 @@
+"""The reader's side as a reader meets it (issue 19): the side-by-side view, the offline zip from file://,
+links and tooltips that help, the glossary on a phone, phone and keyboard, the home page's ways in,
+and the small things a first visit finds. Chromium, both languages, phone and desktop."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studysite import verify
+from studysite.build import build_site_model, load_sources
+from studysite.errors import Problems
+from tests.sitekit import build_site, copy_banks
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+LAYOUTS = {"desktop": DESKTOP, "phone": PHONE}
+QUESTION = "ai-infra-3/two-batch-overlap/"
+BI_KEY = "qa-reader:bilingual"
+QUIZ_KEY = "qa-study:quiz-mode"
+TOGGLE = {"zh": "中英对照", "en": "Side by side with Chinese"}
+OTHER = {"zh": "en", "en": "zh"}
+
+
+@contextmanager
+def reader(browser: Any, *, viewport: dict[str, int] = DESKTOP, **options: Any) -> Iterator[Any]:
+    """A fresh browser profile (its own localStorage); fails the test on any script error."""
+    options.setdefault("service_workers", "block")
+    context = browser.new_context(viewport=viewport, **options)
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        yield context
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def root(base: str, lang: str) -> str:
+    return base + ("en/" if lang == "en" else "")
+
+
+# --- 1. the side-by-side view --------------------------------------------------------------------------
+
+
+def _answer_shape(page: Any) -> dict[str, int]:
+    """How many blocks and list items the answer has, and how many translations are shown, with which lang."""
+    return page.evaluate(
+        """() => {
+          const a = document.getElementById("qa-answer");
+          const lines = [...a.querySelectorAll(".qa-bi-line")];
+          const shown = lines.filter((l) => l.offsetParent !== null);
+          return {
+            paragraphs: a.querySelectorAll(":scope > p:not(.qa-bi-line)").length,
+            items: a.querySelectorAll(":scope > ul > li, :scope > ol > li").length,
+            lines: lines.length,
+            shown: shown.length,
+            langs: [...new Set(shown.map((l) => l.lang))].join(","),
+          };
+        }"""
+    )
+
+
+@pytest.mark.parametrize("layout", ["desktop", "phone"])
+def test_side_by_side_is_off_by_default_then_remembered_across_pages_and_languages(
+    browser: Any, seed_url: str, layout: str
+) -> None:
+    with reader(browser, viewport=LAYOUTS[layout]) as context:
+        page = context.new_page()
+        page.goto(seed_url + QUESTION)
+        toggle = page.get_by_role("button", name=TOGGLE["zh"])
+        toggle.wait_for()
+        assert toggle.get_attribute("aria-pressed") == "false"
+        assert _answer_shape(page)["shown"] == 0  # off by default: the page reads as before
+        toggle.click()
+        shape = _answer_shape(page)
+        # every paragraph and every list item has its English right under it
+        assert shape["shown"] == shape["paragraphs"] + shape["items"] > 0, shape
+        assert shape["langs"] == "en"
+        first = page.locator("#qa-answer > p").first
+        assert first.locator("xpath=following-sibling::*[1]").get_attribute("class") == "qa-bi-line"
+        # subordinate: smaller than the original
+        sizes = page.evaluate(
+            """() => [getComputedStyle(document.querySelector('#qa-answer > p:not(.qa-bi-line)')).fontSize,
+                      getComputedStyle(document.querySelector('#qa-answer .qa-bi-line')).fontSize].map(parseFloat)"""
+        )
+        assert sizes[1] < sizes[0], sizes
+        # the next page, and the same question in English: still on, with the Chinese under the English
+        page.locator(".qa-pager__next").click()
+        page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+        page.goto(seed_url + "en/" + QUESTION)
+        en_toggle = page.get_by_role("button", name=TOGGLE["en"])
+        en_toggle.wait_for()
+        assert en_toggle.get_attribute("aria-pressed") == "true"
+        shape = _answer_shape(page)
+        assert shape["shown"] == shape["paragraphs"] + shape["items"] > 0 and shape["langs"] == "zh", shape
+        en_toggle.click()  # off in English is off in Chinese too
+        page.goto(seed_url + QUESTION)
+        page.get_by_role("button", name=TOGGLE["zh"]).wait_for()
+        assert _answer_shape(page)["shown"] == 0
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_quiz_mode_hides_the_answer_and_its_translation(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser, viewport=PHONE) as context:
+        context.add_init_script(
+            f"if (location.protocol === 'http:') {{ localStorage.setItem('{BI_KEY}', '1');"
+            f" localStorage.setItem('{QUIZ_KEY}', '1') }}"
+        )
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + QUESTION)
+        page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+        assert page.locator("#qa-answer .qa-bi-line").count() > 0
+        assert page.locator("#qa-answer").is_hidden()
+        assert page.locator(".qa-bi-line:visible").count() == 0
+
+
+@pytest.fixture(scope="module")
+def untranslated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The seed banks without their English translation, built and served."""
+    from tests.sitekit import serve
+
+    work = tmp_path_factory.mktemp("untranslated")
+    site = build_site(copy_banks(work / "banks", translations=False), work, strict=False)
+    with serve(site) as url:
+        yield url
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_side_by_side_says_when_there_is_no_translation(browser: Any, untranslated_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(untranslated_url, lang) + QUESTION)
+        page.get_by_role("button", name=TOGGLE[lang]).click()
+        note = page.locator("#qa-answer .qa-bi-missing")
+        assert note.is_visible()
+        assert ("还没有英文翻译" if lang == "zh" else "no English translation yet") in note.inner_text()
+
+
+def test_other_language_blocks_are_hidden_tagged_and_left_out_of_search(seed_site: Path) -> None:
+    for lang in ("zh", "en"):
+        page = (seed_site / ("en/" if lang == "en" else "") / QUESTION / "index.html").read_text(encoding="utf-8")
+        source = re.search(r'<div class="qa-bi-source"[^>]*>', page)
+        assert source, lang
+        tag = source.group(0)
+        assert " hidden" in tag and 'data-pagefind-ignore="all"' in tag and f'lang="{OTHER[lang]}"' in tag, tag
+
+
+def test_question_pages_stay_under_60_kb_with_the_other_language(seed_site: Path) -> None:
+    pages = [p for p in seed_site.rglob("index.html") if 'class="qa-answer"' in p.read_text(encoding="utf-8")]
+    assert len(pages) >= 28
+    largest = max(p.stat().st_size for p in pages)
+    assert largest <= 60 * 1024, largest
+
+
+def test_site_check_reads_each_language_on_its_own_pages(seed_site: Path, tmp_path: Path) -> None:
+    """A line that a renderer put only into the hidden other-language copy is still missing from its page."""
+    site = tmp_path / "site"
+    shutil.copytree(seed_site, site)
+    problems_ = Problems()
+    sources = load_sources(seed_site.parent / "banks", problems_)
+    model, _ = build_site_model(sources)
+    banks = sources.banks
+    assert verify.check_built_site(banks, model, site) == []
+    page = site / "en" / QUESTION / "index.html"
+    text = page.read_text(encoding="utf-8")
+    answer = re.search(r'<div class="qa-answer".*?</div>', text, re.S).group(0)  # type: ignore[union-attr]
+    item = re.findall(r"<li>.*?</li>", answer)[0]
+    # the English item leaves the English answer and turns up, whole, in the page's hidden Chinese copy
+    moved = text.replace(answer, answer.replace(item, "", 1)).replace(
+        '<div class="qa-bi-source"', f'<div class="qa-bi-source"><ul>{item}</ul></div><div class="qa-bi-source"', 1
+    )
+    page.write_text(moved, encoding="utf-8")
+    problems = verify.check_built_site(banks, model, site)
+    assert len(problems) == 1 and "not visible on its built page" in problems[0].message, problems
+
+
+def _unzip(seed_site: Path, dest: Path) -> Path:
+    with zipfile.ZipFile(seed_site / "downloads" / "ai-infra-site.zip") as zf:
+        zf.extractall(dest)
+    return dest / "ai-infra-site"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_print_edition_offers_the_side_by_side_view(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + "ai-infra-3/print/")
+        page.get_by_role("button", name=TOGGLE[lang]).click()
+        counts = page.evaluate(
+            """() => [...document.querySelectorAll('.qa-print__answer')].map((a) =>
+                 [a.querySelectorAll(':scope > p:not(.qa-bi-line), :scope > ul > li, :scope > ol > li').length,
+                  [...a.querySelectorAll('.qa-bi-line')].filter((l) => l.offsetParent !== null).length])"""
+        )
+        assert len(counts) == 14 and all(blocks == shown > 0 for blocks, shown in counts), counts
+        page.emulate_media(media="print")
+        assert page.locator(".qa-bi-bar").is_hidden()  # the switch stays off the paper
+        assert page.locator(".qa-bi-line:visible").count() == sum(shown for _, shown in counts)
