@@ -20,6 +20,7 @@ from . import downloads
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
+from .links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
@@ -143,21 +144,23 @@ def answer_html(
     return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
 
 
-def answer_blocks_html(q: Question, annotate: Callable[[str], str] = escape) -> list[str]:
-    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`."""
+def answer_blocks_html(q: Question, annotate: Callable[[str, int], str] | None = None) -> list[str]:
+    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`
+    (text, most marks it may get), or only escaped."""
+    annotate = annotate or _plain
     out = []
     for block in q.blocks:
         if isinstance(block, Paragraph):
-            out.append(f"<p>{annotate(block.text)}</p>")
+            out.append(f"<p>{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>")
         elif isinstance(block, LeadIn):
-            out.append(f'<p class="qa-lead">{annotate(block.text)}</p>')
+            out.append(f'<p class="qa-lead">{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>')
         elif isinstance(block, ListBlock):
             if block.ordered:
                 start = f' start="{block.start}"' if block.start != 1 else ""
                 out.append(f"<ol{start}>")
             else:
                 out.append("<ul>")
-            out.extend(f"<li>{annotate(item.text)}</li>" for item in block.items)
+            out.extend(f"<li>{annotate(item.text, 1)}</li>" for item in block.items)
             out.append("</ol>" if block.ordered else "</ul>")
     return out
 
@@ -351,43 +354,56 @@ def tag_anchor(name: str) -> str:
 
 
 class _Annotator:
-    """Escapes text, turns the first mention of each linked term into a link, and marks the first use
-    of each glossary term (outside those links) with its translation and definition as a tooltip."""
+    """Escapes an answer's texts and marks a few whole terms in them: a link from a term to the
+    question about it, or a glossary tooltip (translation and definition). The rule (whole terms,
+    once per answer, a few per answer, links first) is in studysite/links.py's docstring."""
 
     def __init__(self, links: dict[str, str], terms: tuple[TermFinder, Lang] | None = None) -> None:
         self.pending = dict(links)
         self.terms = terms
-        self.marked: set[str] = set()  # glossary terms already marked on this page
+        self.marked: set[str] = set()  # glossary terms already marked (or linked) in this answer
+        self.budget = MAX_MARKS_PER_ANSWER
 
-    def __call__(self, text: str) -> str:
-        if not self.pending:
-            return self._glossary(text)
-        out, pos = [], 0
-        for start, term in _whole_terms(text, sorted(self.pending, key=len, reverse=True)):
-            if term not in self.pending:  # linked earlier in this text: this mention stays text
+    def __call__(self, text: str, cap: int = MAX_MARKS_PER_PARAGRAPH) -> str:
+        cap = min(cap, self.budget)
+        if cap <= 0:
+            return escape(text)
+        # (start, end, html) of each candidate: first the links (they lead on), then the tooltips.
+        chosen: list[tuple[int, int, str]] = []
+        linked = sorted(self.pending, key=len, reverse=True)
+        for start, term in _whole_terms(text, linked) if linked else ():
+            if len(chosen) == cap:
+                break
+            end = start + len(term)
+            if term not in self.pending or not stands_alone(text, start, end):  # linked earlier, or part of a name
                 continue
             href = self.pending.pop(term)
-            out.append(self._glossary(text[pos:start]))
-            out.append(f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>')
-            pos = start + len(term)
-        out.append(self._glossary(text[pos:]))
-        return "".join(out)
-
-    def _glossary(self, text: str) -> str:
-        if self.terms is None:
-            return escape(text)
-        finder, page_lang = self.terms
+            chosen.append((start, end, f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>'))
+            if self.terms is not None:  # a linked term is not explained again by a tooltip
+                self.marked.update(used.id for _, _, used in self.terms[0].finditer(term))
+        if self.terms is not None and len(chosen) < cap:
+            finder, page_lang = self.terms
+            for start, end, found in finder.finditer(text):
+                if len(chosen) == cap:
+                    break
+                if found.id in self.marked or not stands_alone(text, start, end):
+                    continue
+                if any(start < b and a < end for a, b, _ in chosen):
+                    continue
+                self.marked.add(found.id)
+                # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
+                chosen.append(
+                    (
+                        start,
+                        end,
+                        f'<abbr class="qa-term" title="{escape(tooltip(found, page_lang))}" tabindex="0">'
+                        f"{escape(text[start:end])}</abbr>",
+                    )
+                )
+        self.budget -= len(chosen)
         out, pos = [], 0
-        for start, end, term in finder.finditer(text):
-            if term.id in self.marked:
-                continue
-            self.marked.add(term.id)
-            out.append(escape(text[pos:start]))
-            # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
-            out.append(
-                f'<abbr class="qa-term" title="{escape(tooltip(term, page_lang))}" tabindex="0">'
-                f"{escape(text[start:end])}</abbr>"
-            )
+        for start, end, markup in sorted(chosen):
+            out += [escape(text[pos:start]), markup]
             pos = end
         out.append(escape(text[pos:]))
         return "".join(out)
@@ -419,6 +435,10 @@ def _find_whole(text: str, term: str, pos: int) -> int:
             return at
         at = text.find(term, at + 1)
     return -1
+
+
+def _plain(text: str, cap: int) -> str:
+    return escape(text)
 
 
 def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:

@@ -17,7 +17,7 @@ import pytest
 from studysite import verify
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from tests.sitekit import build_site, copy_banks
+from tests.sitekit import SEED, build_site, copy_banks
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -205,3 +205,70 @@ def test_print_edition_offers_the_side_by_side_view(browser: Any, seed_url: str,
         page.emulate_media(media="print")
         assert page.locator(".qa-bi-bar").is_hidden()  # the switch stays off the paper
         assert page.locator(".qa-bi-line:visible").count() == sum(shown for _, shown in counts)
+
+
+# --- 4. links and tooltips that help -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "alone"),
+    [
+        ("跨block的共享内存访问（Distributed Shared Memory）。", "Shared Memory", False),
+        ("(Distributed Shared Memory)", "Memory", False),
+        ("用Shared Memory做归约", "Shared Memory", True),
+        ("Ring AllReduce分为两个阶段", "AllReduce", False),
+        ("In Megatron-LM, TP is", "Megatron-LM", True),
+        ("the CUDA global memory", "global memory", True),
+        ("调用NCCL API。", "NCCL", True),
+        ("HTTP", "TP", False),
+        ("Reduce-Scatter", "Scatter", False),
+    ],
+)
+def test_a_mark_only_where_a_whole_term_stands(text: str, term: str, alone: bool) -> None:
+    from studysite.links import stands_alone
+
+    start = text.index(term)
+    assert stands_alone(text, start, start + len(term)) is alone
+
+
+@pytest.fixture(scope="module")
+def seed_pages() -> dict[str, str]:
+    from studysite.build import render_files
+
+    problems = Problems()
+    model, _ = build_site_model(load_sources(SEED, problems))
+    return render_files(model)
+
+
+def _marks(answer: str) -> list[tuple[str, str, str]]:
+    """(block, kind, text) of every link and tooltip in an answer's HTML."""
+    out = []
+    for block in re.findall(r"<(?:p|li)[^>]*>.*?</(?:p|li)>", answer):
+        for kind, text in re.findall(r'<(a|abbr) class="qa-(?:xref|term)"[^>]*>(.*?)</(?:a|abbr)>', block):
+            out.append((block, kind, text))
+    return out
+
+
+def test_marks_are_few_once_per_term_and_never_inside_a_longer_name(seed_pages: dict[str, str]) -> None:
+    from studysite.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH
+
+    answers = {
+        path: re.search(r'<div class="qa-answer".*?</div>', text, re.S).group(0)  # type: ignore[union-attr]
+        for path, text in seed_pages.items()
+        if 'class="qa-answer"' in text
+    }
+    assert len(answers) == 28
+    total = 0
+    for path, answer in answers.items():
+        marks = _marks(answer)
+        total += len(marks)
+        assert len(marks) <= MAX_MARKS_PER_ANSWER, (path, marks)
+        texts = [text.casefold() for _, _, text in marks]
+        assert len(texts) == len(set(texts)), (path, texts)  # once per answer per term
+        for block in {b for b, _, _ in marks}:
+            cap = 1 if block.startswith("<li") else MAX_MARKS_PER_PARAGRAPH
+            assert sum(b == block for b, _, _ in marks) <= cap, (path, block)
+        assert "Distributed <a" not in answer and "Distributed <abbr" not in answer, path
+    megatron = answers["ai-infra-3/communication-optimized-megatron-lm.md"]
+    assert 1 <= len(_marks(megatron)) <= MAX_MARKS_PER_ANSWER  # was 13 dotted underlines in six bullets
+    assert total > 28  # still marks where they help: more than one an answer on average
