@@ -179,10 +179,11 @@ STRINGS.update(
         },
         "zip.notice.title": {"zh": "离线副本", "en": "Offline copy"},
         "zip.notice": {
-            "zh": "页面和链接可以直接从文件打开，但搜索需要本地网页服务器：在解压出的文件夹里运行 {command}，"
-            "然后打开 {url}。",
-            "en": "Pages and links work straight from these files; search needs a local web server: in the "
-            "unzipped folder run {command}, then open {url}.",
+            "zh": "直接打开这些文件即可使用：全部页面和链接、模拟面试、学习进度与标记、下载（Anki、CSV、打印版）。"
+            "只有搜索需要本地网页服务器：在解压出的文件夹里运行 {command}，然后打开 {url}。",
+            "en": "Straight from these files: every page and link, the mock interview, your progress and marks, and "
+            "the downloads (Anki, CSV, print). Only search needs a local web server: in the unzipped folder run "
+            "{command}, then open {url}.",
         },
         "offline.missing.title": {"zh": "这个页面还没有离线保存", "en": "This page is not saved for offline reading"},
         "offline.missing.body": {

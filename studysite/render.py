@@ -600,7 +600,8 @@ def _home_offline(lang: Lang) -> list[str]:
     return [
         f"## {md_text(t('home.offline', lang))} {{ #offline }}",
         "",
-        md_text(t("home.offline.intro", lang)),
+        # class qa-offline-browser: the zip's copy leaves out this promise of the browser's own copy
+        f'<p class="qa-offline-browser">{escape(t("home.offline.intro", lang))}</p>',
         "",
         # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
         f'<p class="qa-download">{zip_link}{about}</p>',

@@ -17,7 +17,7 @@ import pytest
 from studysite import verify
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from tests.sitekit import SEED, build_site, copy_banks
+from tests.sitekit import SEED, build_site, copy_banks, normalise, visible_text
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -272,3 +272,39 @@ def test_marks_are_few_once_per_term_and_never_inside_a_longer_name(seed_pages: 
     megatron = answers["ai-infra-3/communication-optimized-megatron-lm.md"]
     assert 1 <= len(_marks(megatron)) <= MAX_MARKS_PER_ANSWER  # was 13 dotted underlines in six bullets
     assert total > 28  # still marks where they help: more than one an answer on average
+
+
+# --- 2. the offline zip from file:// ------------------------------------------------------------------
+
+MOCK_UI = {"zh": ("开始面试", "显示答案"), "en": ("Start the interview", "Show answer")}
+
+
+@pytest.fixture(scope="module")
+def unzipped(seed_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _unzip(seed_site, tmp_path_factory.mktemp("zip"))
+
+
+@pytest.mark.parametrize("layout", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang: str, layout: str) -> None:
+    folder = unzipped / ("en" if lang == "en" else "")
+    with reader(browser, viewport=LAYOUTS[layout]) as context:
+        page = context.new_page()
+        page.goto((folder / "study" / "mock" / "index.html").as_uri())
+        start, reveal = MOCK_UI[lang]
+        page.get_by_role("button", name=start).click()
+        page.get_by_role("button", name=reveal).click()
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        shown = page.locator(".qa-mock__answer .qa-answer").inner_text().strip()
+        slug = page.locator(".qa-mock__answer .qa-answer").get_attribute("data-qa-slug")
+        # the answer is that question's own, as the page the zip holds for it shows it
+        held = (folder / "ai-infra-3" / str(slug) / "index.html").read_text(encoding="utf-8")
+        answer = re.search(r'<div class="qa-answer".*?</div>', held, re.S).group(0)  # type: ignore[union-attr]
+        assert normalise(shown) == visible_text(answer), slug
+        # the home page's progress panel fills in from the shipped question data, and says what needs a server
+        page.goto((folder / "index.html").as_uri())
+        page.wait_for_selector("[data-qa-progress=home] .qa-meter")
+        assert "14" in page.locator("[data-qa-progress=home]").inner_text()
+        notice = page.locator(".qa-zip-notice").inner_text()
+        assert "python3 -m http.server -b 127.0.0.1" in notice and ("搜索" if lang == "zh" else "search") in notice
+        assert page.locator(".qa-offline-browser").count() == 0  # no promise of the browser's own offline copy
