@@ -25,6 +25,8 @@ from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Q
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 
 DESCRIPTION_CHARS = 150
+LONG_TITLE = 90
+"""Columns (a Chinese character is two) above which a question title gets the phone's smaller heading."""
 _HTML_SPECIAL = re.compile("[&<>\"']")
 
 
@@ -46,7 +48,11 @@ class Page:
 def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
     and "edit the source" links to question pages."""
-    yield Page("index.md", home_page(site, lang))
+    from .render_study import study_pages  # imported late: render_study builds on this module's Page
+
+    study = list(study_pages(site, lang))
+    review = next((_page_url(p.path) for p in study if p.path in REVIEW_PAGES), "")
+    yield Page("index.md", home_page(site, lang, review))
     yield Page("tags.md", tags_page(lang, site))
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
@@ -70,9 +76,7 @@ def render_site(site: Site, lang: Lang, repo_url: str = "") -> Iterator[Page]:
             yield Page(f"{stone.bank_id}/{stone.slug}/index.html", redirect_page(f"../../{stone.moved_to}/", lang))
     for bank_id, target in _gone_banks(site):
         yield Page(f"{bank_id}/index.html", redirect_page(target, lang))
-    from .render_study import study_pages  # imported late: render_study builds on this module's Page
-
-    yield from study_pages(site, lang)
+    yield from study
     yield Page(".nav.json", nav_json(site, lang))
 
 
@@ -94,7 +98,7 @@ def question_page(site: Site, entry: Entry, lang: Lang, repo_url: str = "", find
             "line": q.line,
         },
     )
-    lines += [f"# {md_text(q.text)}", ""]
+    lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
     if lang == "en" and not entry.translated:
         lines += ['<p class="qa-untranslated" lang="en">' + escape(t("question.untranslated", lang)) + "</p>", ""]
     links = {
@@ -210,41 +214,70 @@ def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def home_page(site: Site, lang: Lang) -> str:
+def home_page(site: Site, lang: Lang, review: str = "") -> str:
+    """The home page: what the site is, how many questions, and the ways in (a review, a random
+    question, a mock interview, the topics) on a phone's first screen; banks, topics, progress,
+    downloads and the offline copy below. `review`: the path of the study engine's daily review page
+    (relative to the language root), when the site has one."""
     lines = _front_matter(
         title=t("home.title", lang), description=_clip(t("home.intro", lang)), hide=["navigation", "toc"]
     )
-    lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
-    lines += [md_text(t("home.search", lang)), ""]
-    lines += [f"## {md_text(t('home.banks', lang))}", ""]
-    for bank in site.banks:
-        n = len(bank.slugs)
-        count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
-        lines.append(
-            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
-        )
-    lines += ["", f"## {md_text(t('home.tags', lang))}", ""]
     counts = {tag.id: 0 for tag in site.tags}
     for entry in site.entries.values():
         for tag_id in entry.tags:
             counts[tag_id] += 1
-    for tag in site.tags:
-        if counts[tag.id]:
-            # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
-            # Markdown still runs inside inline HTML, so the name needs md_text (a name like
-            # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
-            anchor = "tag:" + tag_anchor(tag.name(lang))
-            n = counts[tag.id]
-            count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
-            lines.append(
-                f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
-                f'<span class="qa-count">{md_text(count)}</span>'
-            )
+    used = [tag for tag in site.tags if counts[tag.id]]
+    n = len(site.entries)
+    lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
+    summary = t("punct.sep", lang).join(
+        t(key + (".one" if k == 1 else ""), lang, n=k)
+        for key, k in (("home.count", n), ("home.count.banks", len(site.banks)), ("home.count.tags", len(used)))
+    )
+    lines += [f'<p class="qa-home-count">{escape(summary)}</p>', ""]
+    lines += [_home_ways(lang, review), ""]
+    # a hint for keyboards only (reader.css hides it on touch screens)
+    lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
+    lines += [f"## {md_text(t('home.banks', lang))}", ""]
+    for bank in site.banks:
+        count = t("home.count.one" if len(bank.slugs) == 1 else "home.count", lang, n=len(bank.slugs))
+        lines.append(
+            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
+        )
+    lines += ["", f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
+    for tag in used:
+        # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
+        # Markdown still runs inside inline HTML, so the name needs md_text (a name like
+        # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
+        anchor = "tag:" + tag_anchor(tag.name(lang))
+        count = t("home.count.one" if counts[tag.id] == 1 else "home.count", lang, n=counts[tag.id])
+        lines.append(
+            f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
+            f'<span class="qa-count">{md_text(count)}</span>'
+        )
     lines.append("")
-    lines += _home_takeaway(site, lang)
     lines += _home_study(lang)
+    lines += _home_takeaway(site, lang)
     lines += _home_offline(lang)
     return "\n".join(lines)
+
+
+def _home_ways(lang: Lang, review: str) -> str:
+    """The ways into a study session, as buttons: links that work without JavaScript, and the random
+    question (overrides/assets/qa/reader.js shows it: it needs the study scripts)."""
+    ways = []
+    if review:
+        ways.append(
+            f'<a class="md-button md-button--primary" href="{escape(review)}">{escape(t("home.way.review", lang))}</a>'
+        )
+    primary = "" if review else " md-button--primary"
+    ways.append(
+        f'<button type="button" class="md-button{primary} qa-ways__random" data-qa-random hidden>'
+        f"{escape(t('home.way.random', lang))}</button>"
+    )
+    ways.append(f'<a class="md-button" href="study/mock/">{escape(t("home.mock", lang))}</a>')
+    ways.append(f'<a class="md-button" href="#topics">{escape(t("home.way.topics", lang))}</a>')
+    label = escape(t("home.ways", lang))
+    return f'<nav class="qa-ways" aria-label="{label}">' + "".join(ways) + "</nav>"
 
 
 def tags_page(lang: Lang, site: Site | None = None) -> str:
@@ -324,6 +357,15 @@ def nav_json(site: Site, lang: Lang) -> str:
         nav.append({t("nav.glossary", lang): "glossary.md"})
     nav.append({t("nav.mock", lang): "study/mock.md"})
     return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
+
+
+REVIEW_PAGES = ("review.md", "review/index.md")
+"""Where the study engine's daily review page may be (issue 14): the home page links to it once it exists."""
+
+
+def _page_url(path: str) -> str:
+    """A page's URL relative to its language root (`review.md` -> `review/`)."""
+    return path.removesuffix("index.md").removesuffix(".md") + ("/" if not path.endswith("index.md") else "")
 
 
 BANK_NAV = "nav.js"
@@ -435,6 +477,12 @@ def _find_whole(text: str, term: str, pos: int) -> int:
             return at
         at = text.find(term, at + 1)
     return -1
+
+
+def _long_title(text: str) -> bool:
+    """A title too long for a phone's heading size (reader.css sets it smaller there): wider than
+    LONG_TITLE columns, a Chinese character counting two."""
+    return sum(2 if ord(c) > 0x2E7F else 1 for c in text) > LONG_TITLE
 
 
 def _plain(text: str, cap: int) -> str:

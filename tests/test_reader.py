@@ -308,3 +308,205 @@ def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang:
         notice = page.locator(".qa-zip-notice").inner_text()
         assert "python3 -m http.server -b 127.0.0.1" in notice and ("搜索" if lang == "zh" else "search") in notice
         assert page.locator(".qa-offline-browser").count() == 0  # no promise of the browser's own offline copy
+
+
+# --- 8. a home page that starts a study session ------------------------------------------------------
+
+WAYS = {"zh": ("随机一题", "模拟面试", "按主题浏览"), "en": ("Random question", "Mock interview", "Browse by topic")}
+
+
+@pytest.mark.parametrize("layout", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_home_first_screen_says_what_how_many_and_the_ways_in(
+    browser: Any, seed_url: str, lang: str, layout: str
+) -> None:
+    viewport = LAYOUTS[layout]
+    with reader(browser, viewport=viewport, is_mobile=layout == "phone", has_touch=layout == "phone") as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang))
+        ways = page.get_by_role("navigation", name="从这里开始" if lang == "zh" else "Start here")
+        first_screen = [page.locator("article h1"), page.locator("article h1 + p"), page.locator(".qa-home-count")]
+        first_screen += [ways.get_by_role("button" if w in WAYS[lang][:1] else "link", name=w) for w in WAYS[lang]]
+        for part in first_screen:
+            box = part.bounding_box()
+            assert box and box["y"] + box["height"] <= viewport["height"], (part, box)
+        assert ("14 道题" if lang == "zh" else "14 questions") in page.locator(".qa-home-count").inner_text()
+        downloads = page.locator("#downloads").bounding_box()
+        assert downloads and downloads["y"] > viewport["height"]  # lower down, not above the ways in
+        ways.get_by_role("link", name=WAYS[lang][2]).click()
+        page.wait_for_url(re.compile("#topics$"))
+        ways.get_by_role("button", name=WAYS[lang][0]).click()
+        page.wait_for_selector("#qa-answer")  # a question page
+        assert page.url.startswith(root(seed_url, lang) + "ai-infra-3/")
+
+
+def test_home_links_to_the_daily_review_once_the_site_has_it() -> None:
+    from studysite.render import home_page
+
+    problems = Problems()
+    model, _ = build_site_model(load_sources(SEED, problems))
+    for lang, label in (("zh", "今日复习"), ("en", "Review today")):
+        assert label not in home_page(model, lang)  # type: ignore[arg-type]
+        assert f'href="review/">{label}</a>' in home_page(model, lang, "review/")  # type: ignore[arg-type]
+
+
+# --- 6. phone and keyboard -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, lang: str) -> None:
+    for touch, shown in ((True, False), (False, True)):
+        with reader(browser, viewport=PHONE if touch else DESKTOP, is_mobile=touch, has_touch=touch) as context:
+            page = context.new_page()
+            page.goto(root(seed_url, lang))
+            assert page.locator(".qa-keyhint").is_visible() is shown
+            page.goto(root(seed_url, lang) + QUESTION)
+            page.wait_for_selector(".qa-quiz")
+            assert page.locator(".qa-quiz .qa-kbd").first.is_visible() is shown
+
+
+def test_longest_english_title_takes_at_most_three_lines_on_a_phone(browser: Any, seed_url: str) -> None:
+    titles = {}
+    for page_file in (SEED.parent / "banks").glob("*.en.txt"):
+        for line in page_file.read_text(encoding="utf-8").splitlines():
+            if line.startswith("Q:"):
+                titles[line[2:].strip()] = True
+    longest = max(titles, key=len)
+    pages = json_questions(seed_url, "en")
+    url = next(q["url"] for q in pages if q["title"] == longest)
+    with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        page = context.new_page()
+        page.goto(seed_url + "en/" + url)
+        lines, weight = page.evaluate(
+            """() => { const h = document.querySelector('article h1'); const s = getComputedStyle(h);
+                       return [Math.round(h.getBoundingClientRect().height / parseFloat(s.lineHeight)),
+                               parseInt(s.fontWeight)]; }"""
+        )
+        assert lines <= 3 and weight >= 500, (longest, lines, weight)
+
+
+def json_questions(base: str, lang: str) -> list[dict[str, Any]]:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(root(base, lang) + "assets/qa/questions.json") as response:
+        return list(json.load(response)["questions"])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_p_and_n_go_to_the_previous_and_next_question(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + QUESTION)
+        page.wait_for_selector(".qa-quiz")
+        following = page.locator(".qa-pager__next").get_attribute("href")
+        page.keyboard.press("n")
+        page.wait_for_url(re.compile(re.escape(str(following).strip("./")) + "/$"))
+        page.wait_for_selector(".qa-quiz")
+        page.keyboard.press("p")
+        page.wait_for_url(root(seed_url, lang) + QUESTION)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_focus_returns_where_it_was_after_the_help(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + QUESTION)
+        page.wait_for_selector(".qa-quiz")
+        page.locator(".qa-pager__next").focus()
+        page.keyboard.press("?")
+        page.wait_for_selector("dialog.qa-help[open]")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.querySelector('dialog[open]')")
+        page.wait_for_function("document.activeElement && document.activeElement.matches('.qa-pager__next')")
+
+
+# --- 7. the small things --------------------------------------------------------------------------------
+
+
+def test_dark_mode_chosen_on_chinese_pages_holds_on_english_ones(browser: Any, seed_url: str) -> None:
+    with reader(browser, color_scheme="light") as context:
+        page = context.new_page()
+        page.goto(seed_url)
+        for _ in range(3):  # follow the system -> light -> dark
+            if page.evaluate("document.body.dataset.mdColorScheme") == "slate" and page.evaluate(
+                "!!__md_get('__palette') && __md_get('__palette').color.media !== '(prefers-color-scheme)'"
+            ):
+                break
+            page.locator("form[data-md-component=palette] label:visible").first.click()
+        assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
+        page.goto(seed_url + "en/" + QUESTION)
+        assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
+
+
+def test_one_tag_order_everywhere_and_bank_order_within_a_tag(seed_site: Path) -> None:
+    import json
+
+    for prefix in ("", "en/"):
+        data = json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
+        taxonomy = [tag["name"] for tag in data["tags"]]
+        tags_page = (seed_site / prefix / "tags/index.html").read_text(encoding="utf-8")
+        home = (seed_site / prefix / "index.html").read_text(encoding="utf-8")
+        heads = re.findall(r'<h2 id="tag:[^"]*">\s*<span class="md-tag">(.*?)</span></h2>', tags_page)
+        listed = [visible_text(n) for n in heads]
+        on_home = [visible_text(a) for a in re.findall(r'<a href="tags/#tag:[^"]*">(.*?)</a>', home)]
+        downloads = re.findall(r"qa-downloads__tags\">(.*?)</ul>", tags_page, re.S)
+        in_table = re.findall(r'<span class="qa-downloads__label">(.*?)</span>', downloads[0] if downloads else "")
+        assert listed == on_home == [visible_text(n) for n in in_table] == taxonomy, (listed, on_home, in_table)
+        order = [q["url"] for q in data["questions"]]
+        for section in re.split(r'<h2 id="tag:', tags_page.split("qa-downloads__tags")[0])[1:]:
+            urls = [u.removeprefix("../") for u in re.findall(r'<a href="([^"]+)"', section.split("</ul>")[0])]
+            ranks = [order.index(u) for u in urls if u in order]
+            assert ranks and ranks == sorted(ranks), (prefix, section[:60], urls)
+
+
+@pytest.mark.parametrize("layout", ["phone", "desktop"])
+def test_download_labels_never_break_inside_a_word(browser: Any, seed_url: str, layout: str) -> None:
+    with reader(browser, viewport=LAYOUTS[layout]) as context:
+        page = context.new_page()
+        page.goto(seed_url + "en/")
+        label = page.locator(".qa-downloads__label", has_text="Spreadsheet").first
+        # one line box: the word is whole (a break inside it would make two)
+        lines = label.evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length }"
+        )
+        assert lines == 1, lines
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_not_found_page_has_a_language_switch(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + "404.html")
+        name, target = ("Read in English", "en/") if lang == "zh" else ("阅读中文版", "")
+        link = page.get_by_role("link", name=name)
+        assert link.is_visible()
+        link.click()
+        page.wait_for_url(seed_url + target)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_too_large_a_number_in_the_mock_form_says_so_in_the_page_language(
+    browser: Any, seed_url: str, lang: str
+) -> None:
+    with reader(browser, viewport=PHONE) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + "study/mock/")
+        field = page.locator(".qa-mock__number")
+        field.fill("999")
+        page.get_by_role("button", name=MOCK_UI[lang][0]).click()
+        top = field.get_attribute("max")
+        message = field.evaluate("e => e.validationMessage")
+        assert message == (f"最多 {top}。" if lang == "zh" else f"At most {top}."), message
+        assert page.locator(".qa-mock__setup").is_visible()  # nothing started
+        field.fill("2")
+        assert field.evaluate("e => e.validity.valid")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_cjk_latin_spacing_by_text_autospace(browser: Any, seed_url: str, lang: str) -> None:
+    with reader(browser) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + QUESTION)
+        assert page.evaluate("CSS.supports('text-autospace', 'normal')")  # Debian's chromium has it
+        assert page.evaluate("getComputedStyle(document.querySelector('#qa-answer')).textAutospace") == "normal"

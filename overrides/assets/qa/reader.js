@@ -1,0 +1,79 @@
+/* The reader's side, small things on every page: the home page's random-question button, the
+   previous/next keys (P/N) on question pages, focus back where it was after the `?` help, and form
+   messages in the page's language. */
+(function () {
+  "use strict";
+  var S = window.QAStudy;
+  var lang = S ? S.lang : /^en\b/i.test(document.documentElement.lang || "") ? "en" : "zh";
+  var t = {
+    zh: { tooBig: "最多 {max}。", tooSmall: "至少 {min}。", notNumber: "请输入一个整数。" },
+    en: { tooBig: "At most {max}.", tooSmall: "At least {min}.", notNumber: "Enter a whole number." },
+  }[lang];
+
+  // The home page's "random question": the header's dice does the same (study-random.js).
+  [].forEach.call(document.querySelectorAll("[data-qa-random]"), function (button) {
+    if (!S || !S.random) return;
+    button.addEventListener("click", S.random);
+    button.hidden = false;
+  });
+
+  // P / N (Material's keys for previous / next page) follow <link rel=prev|next>: point them at
+  // this question's neighbours in its bank, which the pager links to.
+  ["prev", "next"].forEach(function (rel) {
+    var a = document.querySelector(".qa-pager a[rel=" + rel + "]");
+    if (!a || document.querySelector("link[rel=" + rel + "]")) return;
+    var link = document.createElement("link");
+    link.rel = rel;
+    link.href = a.href;
+    document.head.appendChild(link);
+  });
+
+  // A dialog closed by Esc, its button or the backdrop gives the keyboard back to what had it.
+  var opener = null;
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      if (event.key === "?" && !document.querySelector("dialog[open]")) opener = document.activeElement;
+    },
+    true
+  );
+  document.addEventListener(
+    "close",
+    function (event) {
+      var back = opener;
+      opener = null;
+      if (event.target.tagName === "DIALOG" && back && back !== document.body && document.contains(back)) {
+        setTimeout(function () {
+          back.focus();
+        });
+      }
+    },
+    true
+  );
+
+  // Number fields: the browser words its own message in its own language; say it in the page's.
+  document.addEventListener(
+    "invalid",
+    function (event) {
+      var field = event.target;
+      if (!field || field.type !== "number") return;
+      var v = field.validity;
+      var message = v.rangeOverflow
+        ? t.tooBig.replace("{max}", field.max)
+        : v.rangeUnderflow
+          ? t.tooSmall.replace("{min}", field.min)
+          : v.badInput || v.stepMismatch
+            ? t.notNumber
+            : "";
+      if (message) field.setCustomValidity(message);
+    },
+    true
+  );
+  document.addEventListener(
+    "input",
+    function (event) {
+      if (event.target && event.target.type === "number") event.target.setCustomValidity("");
+    },
+    true
+  );
+})();
