@@ -510,3 +510,54 @@ def test_cjk_latin_spacing_by_text_autospace(browser: Any, seed_url: str, lang: 
         page.goto(root(seed_url, lang) + QUESTION)
         assert page.evaluate("CSS.supports('text-autospace', 'normal')")  # Debian's chromium has it
         assert page.evaluate("getComputedStyle(document.querySelector('#qa-answer')).textAutospace") == "normal"
+
+
+# --- 5. a glossary usable on a phone ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, layout: str) -> None:
+    from studysite.glossary import load_glossary
+    from studysite.glossary_page import jump_key
+
+    terms = load_glossary(SEED / "glossary.yml", Problems())
+    with reader(browser, viewport=LAYOUTS[layout], is_mobile=layout == "phone", has_touch=layout == "phone") as ctx:
+        page = ctx.new_page()
+        page.goto(root(seed_url, lang) + "glossary/")
+        box = page.get_by_label("筛选术语" if lang == "zh" else "Filter the terms")
+        assert box.is_visible()
+        headings = page.locator("article h2:visible")
+        assert headings.count() == len(terms) == 62
+        # typed in either language, any case: only the terms that hold it stay
+        query = "kv cache" if lang == "en" else "KV Cache"
+        box.fill(query)
+        shown = headings.all_inner_texts()
+        expected = [term for term in terms if all(w in _term_text(term).lower() for w in query.lower().split())]
+        assert 0 < len(shown) == len(expected) < 62, (shown, [t.id for t in expected])
+        status = page.locator(".qa-gl-count").inner_text()
+        assert f"{len(shown)}" in status and "62" in status
+        box.fill("zzzz-nothing")
+        assert headings.count() == 0
+        assert page.locator(".qa-gl-count").inner_text() == ("没有匹配的术语。" if lang == "zh" else "No term matches.")
+        box.fill("")
+        assert headings.count() == 62
+        # the jump list: one link per group, in order; a link brings its first term into view
+        keys = sorted({jump_key(term, lang) for term in terms})
+        jump = page.locator(".qa-gl-jump a")
+        assert jump.all_inner_texts() == keys
+        target = keys[len(keys) // 2]
+        jump.filter(has_text=re.compile(f"^{re.escape(target)}$")).click()
+        page.wait_for_url(re.compile("#gl-"))
+        first = page.locator(f"#gl-{target.lower()} + h2")
+        page.wait_for_function(
+            "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight }",
+            arg=first.element_handle(),
+        )
+        in_group = [term for term in terms if jump_key(term, lang) == target]
+        assert first.inner_text().replace("¶", "").strip() in [term.names[lang] for term in in_group]
+
+
+def _term_text(term: Any) -> str:
+    """What the glossary page shows of a term (both names and both definitions): what the filter searches."""
+    return " ".join([*term.names.values(), *term.definitions.values()])
