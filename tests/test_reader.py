@@ -561,3 +561,61 @@ def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, l
 def _term_text(term: Any) -> str:
     """What the glossary page shows of a term (both names and both definitions): what the filter searches."""
     return " ".join([*term.names.values(), *term.definitions.values()])
+
+
+@pytest.mark.parametrize("layout", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_tab_never_lands_on_what_cannot_be_seen(browser: Any, seed_url: str, lang: str, layout: str) -> None:
+    """The closed search box's results (and on a phone the closed search overlay and navigation
+    drawer) take no focus; opening the search still puts the keyboard in its box."""
+    viewport = LAYOUTS[layout]
+    with reader(browser, viewport=viewport) as context:
+        page = context.new_page()
+        page.goto(root(seed_url, lang) + QUESTION)
+        page.wait_for_selector(".qa-quiz")
+        seen = []
+        for _ in range(14):
+            page.keyboard.press("Tab")
+            where = page.evaluate(
+                """() => { const e = document.activeElement;
+                  const shown = (n) => { const r = n.getBoundingClientRect();
+                    return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0
+                           && r.left < innerWidth && r.top < document.documentElement.scrollHeight; };
+                  // a checkbox or radio drawn by the label right after it (Material's palette, our switches)
+                  const labels = [e.id && document.querySelector(`label[for="${e.id}"]`),
+                    e.nextElementSibling && e.nextElementSibling.tagName === "LABEL" && e.nextElementSibling];
+                  return { what: e.tagName + "." + e.className,
+                           closed: !!e.closest(".md-search__scrollwrap")
+                             || (innerWidth < 960 && !!e.closest(".md-search"))
+                             || (innerWidth < 1220 && !!e.closest(".md-sidebar--primary")),
+                           shown: shown(e) || labels.some((l) => l && shown(l)) }; }"""
+            )
+            seen.append(where["what"])
+            assert not where["closed"] and where["shown"], (seen, where)
+        page.keyboard.press("Escape")
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("/")
+        page.wait_for_function("document.activeElement && document.activeElement.matches('.md-search__input')")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_help_lists_p_and_n_only_where_they_work(browser: Any, seed_url: str, lang: str) -> None:
+    questions = "上一题 / 下一题（本题库内）" if lang == "zh" else "Previous / next question in this bank"
+    pages = "上一页 / 下一页（按目录顺序）" if lang == "zh" else "Previous / next page (in menu order)"
+    with reader(browser) as context:
+        page = context.new_page()
+        # a question (its bank's neighbours), the home page (Material's menu order), a bank page (neither)
+        for path, label in ((QUESTION, questions), ("", pages), ("ai-infra-3/", None)):
+            page.goto(root(seed_url, lang) + path)
+            page.wait_for_load_state("load")
+            page.keyboard.press("?")
+            help_box = page.locator("dialog.qa-help[open]")
+            help_box.wait_for()
+            for text in (questions, pages):
+                assert help_box.get_by_text(text).count() == (text == label), (path, text)
+            page.keyboard.press("Escape")
+            help_box.wait_for(state="detached")
+        page.goto(root(seed_url, lang))  # where the help lists them by menu order, they go by menu order
+        page.wait_for_load_state("load")
+        page.keyboard.press("n")
+        page.wait_for_url(root(seed_url, lang) + "tags/")

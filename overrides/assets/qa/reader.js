@@ -1,5 +1,6 @@
 /* The reader's side, small things on every page: the home page's random-question button, the
-   previous/next keys (P/N) on question pages, focus back where it was after the `?` help, and form
+   previous/next keys (P/N) on question pages, focus that never lands on what cannot be seen (the
+   closed search box, the closed drawer) and returns where it was after the `?` help, and form
    messages in the page's language. */
 (function () {
   "use strict";
@@ -27,6 +28,30 @@
     link.href = a.href;
     document.head.appendChild(link);
   });
+
+  // What is closed takes no focus: the search results while the search is closed, the search box
+  // itself where it is an overlay (narrow screens), the navigation where it is a drawer. `inert`
+  // comes off in the same task as Material opens them (its toggles are checkboxes it clicks).
+  var search = document.getElementById("__search");
+  var drawer = document.getElementById("__drawer");
+  var overlaySearch = window.matchMedia("(max-width: 59.9375em)");
+  var drawerNav = window.matchMedia("(max-width: 76.1875em)");
+  function closedStaysOut() {
+    var open = !!(search && search.checked);
+    var results = document.querySelector(".md-search__scrollwrap");
+    if (results) results.inert = !open;
+    var box = document.querySelector(".md-search__inner");
+    if (box) box.inert = overlaySearch.matches && !open;
+    var nav = document.querySelector(".md-sidebar--primary");
+    if (nav) nav.inert = drawerNav.matches && !(drawer && drawer.checked);
+  }
+  [search, drawer].forEach(function (toggle) {
+    if (toggle) toggle.addEventListener("change", closedStaysOut);
+  });
+  [overlaySearch, drawerNav].forEach(function (query) {
+    if (query.addEventListener) query.addEventListener("change", closedStaysOut);
+  });
+  closedStaysOut();
 
   // A dialog closed by Esc, its button or the backdrop gives the keyboard back to what had it.
   var opener = null;
