@@ -7,8 +7,20 @@
   var S = window.QAStudy;
   var lang = S ? S.lang : /^en\b/i.test(document.documentElement.lang || "") ? "en" : "zh";
   var t = {
-    zh: { tooBig: "最多 {max}。", tooSmall: "至少 {min}。", notNumber: "请输入一个整数。" },
-    en: { tooBig: "At most {max}.", tooSmall: "At least {min}.", notNumber: "Enter a whole number." },
+    zh: {
+      tooBig: "最多 {max}。",
+      tooSmall: "至少 {min}。",
+      notNumber: "请输入一个整数。",
+      offline: "现在连不上网站，下载需要网络：联网后再点一次。（离线副本只保存页面，不保存下载文件。）",
+    },
+    en: {
+      tooBig: "At most {max}.",
+      tooSmall: "At least {min}.",
+      notNumber: "Enter a whole number.",
+      offline:
+        "The site cannot be reached right now, and downloads need the network: click again once you are " +
+        "online. (The offline copy keeps the pages, not the download files.)",
+    },
   }[lang];
 
   // The home page's "random question": the header's dice does the same (study-random.js).
@@ -75,6 +87,34 @@
     },
     true
   );
+
+  // Downloads (decks, CSV, PDF, the zip) are not kept offline: when the site cannot be reached, say so
+  // beside the link instead of leaving the reader on the browser's error page or a failed download.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || link.hasAttribute("data-qa-checked") || event.defaultPrevented) return;
+    var url = new URL(link.href, location.href);
+    if (url.protocol === "file:" || url.origin !== location.origin || url.pathname.indexOf("/downloads/") < 0) return;
+    event.preventDefault();
+    fetch(url.href, { method: "HEAD", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        link.setAttribute("data-qa-checked", "");
+        link.click();
+        link.removeAttribute("data-qa-checked");
+      })
+      .catch(function () {
+        var block = link.closest("p, li, div") || link.parentNode;
+        var note = block.querySelector(".qa-offline-note");
+        if (!note) {
+          note = document.createElement("span");
+          note.className = "qa-offline-note";
+          note.setAttribute("role", "alert");
+          block.appendChild(note);
+        }
+        note.textContent = t.offline;
+      });
+  });
 
   // Number fields: the browser words its own message in its own language; say it in the page's.
   document.addEventListener(
