@@ -674,3 +674,26 @@ def test_offline_worker_pages_not_found_and_not_saved_in_dark(browser: Any, seed
             assert background == "rgb(30, 33, 41)", background
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_axe_finds_nothing_on_the_readers_new_views(browser: Any, seed_url: str, lang: str, scheme: str) -> None:
+    """The side-by-side view on a question page and the print edition, and the glossary with its tools
+    (light at desktop width, dark at phone width, as tests/test_a11y.py)."""
+    from tests.test_a11y import LAYOUTS as AXE_LAYOUTS
+    from tests.test_a11y import _violations
+
+    with reader(browser, viewport=AXE_LAYOUTS[scheme], color_scheme=scheme) as context:
+        context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
+        page = context.new_page()
+        problems: list[str] = []
+        for name, path in (("question", QUESTION), ("print", "ai-infra-3/print/"), ("glossary", "glossary/")):
+            page.goto(root(seed_url, lang) + path)
+            page.wait_for_load_state("load")
+            if name == "glossary":
+                page.locator("#qa-gl-filter").fill("cache")
+            else:
+                page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+            problems += _violations(page, name)
+        assert problems == [], "\n".join(problems)
