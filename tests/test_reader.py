@@ -697,3 +697,30 @@ def test_axe_finds_nothing_on_the_readers_new_views(browser: Any, seed_url: str,
                 page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
             problems += _violations(page, name)
         assert problems == [], "\n".join(problems)
+
+
+def test_screenshots_of_the_readers_pages(browser: Any, seed_url: str) -> None:
+    """For a person to look at (tests/artifacts/reader-*.png): the home page, a question page with the
+    side-by-side view on, and the glossary, in light and dark, phone and desktop, Chinese and English."""
+    from tests.sitekit import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shots = []
+    for lang in ("zh", "en"):
+        for layout in ("phone", "desktop"):
+            for scheme in ("light", "dark"):
+                phone = layout == "phone"
+                with reader(
+                    browser, viewport=LAYOUTS[layout], color_scheme=scheme, is_mobile=phone, has_touch=phone
+                ) as context:
+                    context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
+                    page = context.new_page()
+                    for name, path in (("home", ""), ("question", QUESTION), ("glossary", "glossary/")):
+                        page.goto(root(seed_url, lang) + path)
+                        page.wait_for_load_state("load")
+                        if name == "question":
+                            page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+                        out = ARTIFACTS / f"reader-{name}-{lang}-{layout}-{scheme}.png"
+                        page.screenshot(path=str(out))
+                        shots.append(out)
+    assert len(shots) == 24 and all(s.stat().st_size > 10_000 for s in shots)
