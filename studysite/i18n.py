@@ -23,7 +23,7 @@ STRINGS: dict[str, dict[Lang, str]] = {
     "home.count.tags.one": {"zh": "{n} 个主题", "en": "{n} topic"},
     "home.ways": {"zh": "从这里开始", "en": "Start here"},
     "home.way.review": {"zh": "今日复习", "en": "Review today"},
-    "home.way.random": {"zh": "随机一题", "en": "Random question"},
+    "home.way.random": {"zh": "随机抽题", "en": "Pick one at random"},
     "home.way.topics": {"zh": "按主题浏览", "en": "Browse by topic"},
     "home.tags": {"zh": "按主题学习", "en": "Study by topic"},
     "home.count": {"zh": "{n} 道题", "en": "{n} questions"},

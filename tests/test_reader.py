@@ -313,7 +313,7 @@ def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang:
 
 # --- 8. a home page that starts a study session ------------------------------------------------------
 
-WAYS = {"zh": ("随机一题", "模拟面试", "按主题浏览"), "en": ("Random question", "Mock interview", "Browse by topic")}
+WAYS = {"zh": ("随机抽题", "模拟面试", "按主题浏览"), "en": ("Pick one at random", "Mock interview", "Browse by topic")}
 
 
 @pytest.mark.parametrize("layout", ["phone", "desktop"])
