@@ -46,8 +46,8 @@
   function weave(source) {
     var answer = document.getElementById(source.getAttribute("data-qa-bi-for"));
     if (!answer) return;
+    var note = source.firstElementChild;
     if (source.hasAttribute("data-qa-bi-missing")) {
-      var note = source.firstElementChild;
       if (note) answer.insertBefore(line(note, "p"), answer.firstChild);
       return;
     }
@@ -57,15 +57,13 @@
       var other = theirs[i];
       if (!other) return;
       var lists = /^(UL|OL)$/;
-      if (lists.test(block.tagName) && lists.test(other.tagName)) {
-        var items = block.children;
-        var translated = other.children;
-        if (items.length === translated.length) {
-          [].forEach.call(items, function (item, j) {
-            item.appendChild(line(translated[j], "span"));
-          });
-          return;
-        }
+      var items = block.children;
+      var translated = other.children;
+      if (lists.test(block.tagName) && lists.test(other.tagName) && items.length === translated.length) {
+        [].forEach.call(items, function (item, j) {
+          item.appendChild(line(translated[j], "span"));
+        });
+        return;
       }
       var copy = lists.test(other.tagName) ? other.cloneNode(true) : line(other, "p");
       if (copy.tagName !== "P") {

@@ -38,12 +38,12 @@
 
   window.fetch = function (input) {
     var path = key(input);
+    var args = arguments;
+    var self = this;
     if (path !== null && Object.prototype.hasOwnProperty.call(data, path)) {
       return Promise.resolve(reply(data[path], "application/json"));
     }
     if (path !== null && /\/$/.test(path)) {
-      var args = arguments;
-      var self = this;
       return loadAnswers().then(function (pages) {
         if (Object.prototype.hasOwnProperty.call(pages, path)) return reply(pages[path], "text/html");
         return real.apply(self, args);
