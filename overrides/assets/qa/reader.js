@@ -42,24 +42,31 @@
   });
 
   // What is closed takes no focus: the search results while the search is closed, the search box
-  // itself where it is an overlay (narrow screens), the navigation where it is a drawer. `inert`
-  // comes off in the same task as Material opens them (its toggles are checkboxes it clicks).
+  // where it is an overlay (narrow screens), the navigation where it is a drawer (inert until
+  // opened: Material's toggles are checkboxes it clicks, which fires "change").
   var search = document.getElementById("__search");
   var drawer = document.getElementById("__drawer");
   var overlaySearch = window.matchMedia("(max-width: 59.9375em)");
   var drawerNav = window.matchMedia("(max-width: 76.1875em)");
   function closedStaysOut() {
     var open = !!(search && search.checked);
+    // Out of the Tab order, but still focusable by the theme when it opens the search.
     var results = document.querySelector(".md-search__scrollwrap");
-    if (results) results.inert = !open;
-    var box = document.querySelector(".md-search__inner");
-    if (box) box.inert = overlaySearch.matches && !open;
+    if (results) results.tabIndex = open ? 0 : -1;
+    var input = document.querySelector(".md-search__input");
+    if (input) input.tabIndex = overlaySearch.matches && !open ? -1 : 0;
     var nav = document.querySelector(".md-sidebar--primary");
     if (nav) nav.inert = drawerNav.matches && !(drawer && drawer.checked);
   }
-  [search, drawer].forEach(function (toggle) {
-    if (toggle) toggle.addEventListener("change", closedStaysOut);
-  });
+  // Capture on the document: this runs before the theme's own listeners on the toggles, which move
+  // focus into what just opened.
+  document.addEventListener(
+    "change",
+    function (event) {
+      if (event.target === search || event.target === drawer) closedStaysOut();
+    },
+    true
+  );
   [overlaySearch, drawerNav].forEach(function (query) {
     if (query.addEventListener) query.addEventListener("change", closedStaysOut);
   });
