@@ -72,9 +72,19 @@ async function respond(event, request, path) {
     if (response.ok) event.waitUntil(keepIfThisBuild(path, response.clone()).catch(() => {}));
     return response;
   } catch (error) {
-    if (request.mode === "navigate") return notSaved(path);
+    if (request.mode === "navigate") return (await neverExisted(path)) || notSaved(path);
     throw error;
   }
+}
+
+/* Offline, an address this build never had gets the site's own "not found" page (cached with the
+   pages), not "not saved": saving it would not help. */
+async function neverExisted(path) {
+  const files = await manifest();
+  if (!files.size || files.has(path) || files.has(path + "/")) return null;
+  const page = await caches.match(ROOT + "404.html", { cacheName: CACHE });
+  if (!page) return null;
+  return new Response(await page.blob(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 /* A file fetched on a visit joins this version's cache only if it is this build's file, byte for byte. */
@@ -198,6 +208,14 @@ function notSaved(path) {
   const html =
     `<!doctype html><html lang="${esc(lang.lang)}"><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(t.title)}</title>` +
+    // Dark as the site is: the reader's choice on the site (Material keeps it under the site root), else the system's.
+    `<style>:root{color-scheme:light dark}.dark{color-scheme:dark;background:#1e2129;color:#e2e4e9}` +
+    `.light{color-scheme:light;background:#fff;color:#000}.dark a{color:#a4b2ff}` +
+    `@media (prefers-color-scheme:dark){:root:not(.light){background:#1e2129;color:#e2e4e9}` +
+    `:root:not(.light) a{color:#a4b2ff}}</style>` +
+    `<script>try{var p=JSON.parse(localStorage.getItem(${JSON.stringify(new URL(ROOT).pathname + ".__palette")}));` +
+    `var s=p&&p.color&&p.color.media!=="(prefers-color-scheme)"&&p.color.scheme;` +
+    `if(s)document.documentElement.className=s==="slate"?"dark":"light"}catch(e){}</script>` +
     `<body style="font:1rem/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem">` +
     `<h1 style="font-size:1.4rem">${esc(t.title)}</h1><p>${esc(t.body)}</p>` +
     `<p><a href="${esc(ROOT + lang.root)}">${esc(t.home)}</a></p></body></html>`;

@@ -1,13 +1,18 @@
 """The glossary page of one language: every term with both names, both definitions, and the questions
-that use it. A pure function of (Site, language), like render.py."""
+that use it, in the order of a jump list (English terms by letter, Chinese ones by the pinyin initial
+of their first character), with a filter box (overrides/assets/qa/glossary.js). A pure function of
+(Site, language), like render.py."""
 
 from __future__ import annotations
 
 import html
+from itertools import groupby
+
+from pypinyin import Style, lazy_pinyin
 
 from .glossary import term_uses
 from .i18n import t
-from .model import LANGS, Lang, Site
+from .model import LANGS, GlossaryTerm, Lang, Site
 from .render import _front_matter, md_text
 
 GLOSSARY_PATH = "glossary.md"
@@ -15,14 +20,21 @@ GLOSSARY_PATH = "glossary.md"
 
 
 def glossary_page(site: Site, lang: Lang) -> str:
-    """Terms in file order; each an `h2` whose anchor is the term id (`glossary/#kv-cache`)."""
+    """Terms by jump-list group, then name; each an `h2` whose anchor is the term id (`glossary/#kv-cache`)."""
     others = [other for other in LANGS if other != lang]
     entries = [site.entries[slug] for bank in site.banks for slug in bank.slugs]
     uses = term_uses(site.glossary, entries, lang)
     n = len(site.glossary)
     lines = _front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n))
     lines += [f"# {md_text(t('glossary.title', lang))}", "", md_text(t("glossary.intro", lang, n=n)), ""]
-    for term in site.glossary:
+    ordered = sorted(site.glossary, key=lambda term: (jump_key(term, lang), _sort_name(term, lang)))
+    groups = [(key, [term.id for term in terms]) for key, terms in groupby(ordered, key=lambda x: jump_key(x, lang))]
+    lines += [_tools(groups, lang), ""]
+    firsts = {ids[0]: key for key, ids in groups}
+    for term in ordered:
+        if term.id in firsts:
+            key = firsts[term.id]
+            lines += [f'<p class="qa-gl-letter" id="{_group_id(key)}" aria-hidden="true">{html.escape(key)}</p>', ""]
         lines += [f"## {md_text(term.names[lang])} {{ #{term.id} }}", ""]
         body = ['<div class="qa-term">']
         for other in others:
@@ -49,3 +61,39 @@ def glossary_page(site: Site, lang: Lang) -> str:
             lines.append(f"- [{md_text(entry.text[lang].text)}]({entry.path})")
         lines.append("")
     return "\n".join(lines)
+
+
+def jump_key(term: GlossaryTerm, lang: Lang) -> str:
+    """The jump-list group of a term: the first letter of its name (English), or of the pinyin of its
+    first character (Chinese; a name that starts with a Latin letter, such as "KV Cache", by that letter);
+    "#" for a digit or anything else."""
+    first = term.names[lang].strip()[:1]
+    if lang == "zh" and first and not first.isascii():
+        first = lazy_pinyin(first, style=Style.FIRST_LETTER, errors="ignore")[0][:1] if first else ""
+    first = first.upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def _sort_name(term: GlossaryTerm, lang: Lang) -> str:
+    name = term.names[lang]
+    return " ".join(lazy_pinyin(name)).casefold() if lang == "zh" else name.casefold()
+
+
+def _group_id(key: str) -> str:
+    return "gl-" + ("num" if key == "#" else key.lower())
+
+
+def _tools(groups: list[tuple[str, list[str]]], lang: Lang) -> str:
+    """The filter box (shown by glossary.js; without JavaScript the page reads whole) and the jump list."""
+    label = html.escape(t("glossary.filter", lang))
+    jump = html.escape(t("glossary.jump", lang))
+    links = "".join(f'<a href="#{_group_id(key)}">{html.escape(key)}</a>' for key, _ in groups)
+    return (
+        '<div class="qa-gl-tools">'
+        f'<p class="qa-gl-filter" hidden><label for="qa-gl-filter">{label}</label>'
+        f'<input type="search" id="qa-gl-filter" autocomplete="off" spellcheck="false">'
+        f'<span class="qa-gl-count" role="status" data-qa-count="{html.escape(t("glossary.count", lang, n="{n}", total="{total}"))}"'
+        f' data-qa-none="{html.escape(t("glossary.none", lang))}"></span></p>'
+        f'<nav class="qa-gl-jump" aria-label="{jump}">{links}</nav>'
+        "</div>"
+    )

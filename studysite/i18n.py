@@ -17,6 +17,14 @@ STRINGS: dict[str, dict[Lang, str]] = {
         "anywhere in an answer.",
     },
     "home.banks": {"zh": "题库", "en": "Question banks"},
+    "home.count.banks": {"zh": "{n} 个题库", "en": "{n} banks"},
+    "home.count.banks.one": {"zh": "{n} 个题库", "en": "{n} bank"},
+    "home.count.tags": {"zh": "{n} 个主题", "en": "{n} topics"},
+    "home.count.tags.one": {"zh": "{n} 个主题", "en": "{n} topic"},
+    "home.ways": {"zh": "从这里开始", "en": "Start here"},
+    "home.way.review": {"zh": "今日复习", "en": "Review today"},
+    "home.way.random": {"zh": "随机抽题", "en": "Pick one at random"},
+    "home.way.topics": {"zh": "按主题浏览", "en": "Browse by topic"},
     "home.tags": {"zh": "按主题学习", "en": "Study by topic"},
     "home.count": {"zh": "{n} 道题", "en": "{n} questions"},
     "home.count.one": {"zh": "{n} 道题", "en": "{n} question"},
@@ -86,6 +94,15 @@ STRINGS: dict[str, dict[Lang, str]] = {
         "en": "Not yet translated: this question has no English translation yet, so the Chinese original is "
         "shown below.",
     },
+    "bilingual.toggle": {"zh": "中英对照", "en": "Side by side with Chinese"},
+    "bilingual.missing": {
+        "zh": "这道题还没有英文翻译。",
+        "en": "This question has no English translation yet: the Chinese original is what this page shows.",
+    },
+    "bilingual.unsaved": {
+        "zh": "此浏览器不允许保存设置：换页后对照视图会关闭。",
+        "en": "This browser does not let the site save settings: the side-by-side view turns off on the next page.",
+    },
     "removed.title": {"zh": "该问题已删除", "en": "This question was removed"},
     "removed.body": {
         "zh": "这道题已从题库中删除。原题目：",
@@ -120,6 +137,10 @@ STRINGS.update(
         "glossary.other_name": {"zh": "英文", "en": "Chinese"},
         "glossary.other_def": {"zh": "英文定义", "en": "In Chinese"},
         "glossary.used_in": {"zh": "用到它的问题：", "en": "Questions that use it:"},
+        "glossary.filter": {"zh": "筛选术语", "en": "Filter the terms"},
+        "glossary.jump": {"zh": "按拼音首字母跳转", "en": "Jump to a letter"},
+        "glossary.count": {"zh": "显示 {n} / {total} 个术语", "en": "{n} of {total} terms"},
+        "glossary.none": {"zh": "没有匹配的术语。", "en": "No term matches."},
         "glossary.unused": {"zh": "暂无问题用到这个术语。", "en": "No question uses this term yet."},
         "downloads.title": {"zh": "下载与打印", "en": "Downloads and print"},
         "downloads.anki": {"zh": "Anki 卡组", "en": "Anki decks"},
@@ -182,10 +203,11 @@ STRINGS.update(
         },
         "zip.notice.title": {"zh": "离线副本", "en": "Offline copy"},
         "zip.notice": {
-            "zh": "页面和链接可以直接从文件打开，但搜索需要本地网页服务器：在解压出的文件夹里运行 {command}，"
-            "然后打开 {url}。",
-            "en": "Pages and links work straight from these files; search needs a local web server: in the "
-            "unzipped folder run {command}, then open {url}.",
+            "zh": "直接打开这些文件即可使用：全部页面和链接、模拟面试、学习进度与标记、下载（Anki、CSV、打印版）。"
+            "只有搜索需要本地网页服务器：在解压出的文件夹里运行 {command}，然后打开 {url}。",
+            "en": "Straight from these files: every page and link, the mock interview, your progress and marks, and "
+            "the downloads (Anki, CSV, print). Only search needs a local web server: in the unzipped folder run "
+            "{command}, then open {url}.",
         },
         "offline.missing.title": {"zh": "这个页面还没有离线保存", "en": "This page is not saved for offline reading"},
         "offline.missing.body": {

@@ -2,6 +2,16 @@
 
 Both use an inverted index (term -> questions), never an all-pairs comparison, so linking stays
 linear in the corpus: a term shared by too many questions says nothing and is skipped.
+
+Which mentions get a mark (an inline link here, a glossary tooltip in render.py) follows one rule,
+so that a mark helps instead of crowding the text:
+  - whole terms only: a mention counts only where the term stands whole (`stands_alone`): no letter,
+    digit or hyphen touches it, and it is not part of a longer capitalised name: in "Distributed
+    Shared Memory" neither "Shared Memory" nor "Memory" is a mention of its own;
+  - once per answer per term: its first whole mention, and a term that is linked gets no tooltip;
+  - a few per answer: at most MAX_MARKS_PER_ANSWER marks in an answer, at most one in a list item and
+    MAX_MARKS_PER_PARAGRAPH in a paragraph; in a block, links (which lead on) come before tooltips,
+    then the earlier mention first.
 """
 
 from __future__ import annotations
@@ -27,6 +37,28 @@ ASCII_WEIGHT = 1.0
 HAN_WEIGHT = 0.25
 TITLE_BOOST = 2.0
 MAX_INLINE_LINKS = 5
+MAX_MARKS_PER_ANSWER = 4
+"""Links and tooltips together, in one answer (see the module docstring)."""
+MAX_MARKS_PER_PARAGRAPH = 2
+"""In a paragraph or lead-in; a list item gets at most one."""
+
+
+def stands_alone(text: str, start: int, end: int) -> bool:
+    """Whether the mention text[start:end] is a whole term: no letter, digit or hyphen right before or
+    after it, and no capitalised word joined to it by one space that would make it part of a longer
+    name ("Distributed Shared Memory", "Ring AllReduce"). Only a capitalised mention can be part of
+    such a name ("CUDA global memory" mentions "global memory"), and common words ("In", "The",
+    "Use") written with a capital at a sentence start, and "API", are not part of one.
+    """
+    if (start and text[start - 1] in _NAME_CHARS) or (end < len(text) and text[end] in _NAME_CHARS):
+        return False
+    if not text[start].isupper():
+        return True
+    before = _NAME_BEFORE.search(text, max(0, start - 40), start)
+    if before and before.group(1).lower() not in _COMMON:
+        return False
+    after = _NAME_AFTER.match(text, end)
+    return not (after and after.group(1).lower() not in _COMMON)
 
 
 def question_terms(question: Question) -> dict[str, float]:
@@ -152,8 +184,11 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     for e in entries:
         found: dict[str, str] = {}
         # All lines at once: a name cannot span a line end, which bounds a name like a line's ends do.
-        for m in pattern.finditer("\n".join(_answer_lines(e.text[lang]))):
+        text = "\n".join(_answer_lines(e.text[lang]))
+        for m in pattern.finditer(text):
             target = subjects[m.group(1).casefold()]
+            if not stands_alone(text, m.start(1), m.end(1)):
+                continue
             if target != e.slug and m.group(1) not in found and target not in found.values():
                 found[m.group(1)] = target
         if found:
@@ -217,6 +252,11 @@ def _answer_lines(q: Question) -> list[str]:
     return lines
 
 
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9\-])([A-Z][A-Za-z0-9\-]*) $")
+"""A capitalised word and one space, ending where a mention starts (searched up to the mention)."""
+_NAME_AFTER = re.compile(r" ([A-Z][A-Za-z0-9\-]*)(?![A-Za-z0-9\-])")
+"""One space and a capitalised word right after a mention."""
 _ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 # A run of capitalised or technical ASCII words in a title ("Two-batch overlap", "Megatron-LM").
 _ASCII_PHRASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?: [A-Za-z0-9][A-Za-z0-9\-]*)*")
@@ -229,6 +269,8 @@ _STOP = frozenset(
     "each which what when where why how does more most less such use used using only other both same one "
     "two per via may should would will about between while there their them they these those you your".split()
 )
+_COMMON = _STOP | frozenset("a an in on at to of by as or if is it so no vs first then api".split())
+"""Words that may start a sentence with a capital without being part of a name."""
 # English title words that are never the subject of a question.
 _GENERIC = frozenset(
     "what how why which when where the and for are with does do is can should would there their gpu gpus "

@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:  # mkdocs loads hooks by file path
     sys.path.insert(0, str(ROOT))
 
 import studysite  # noqa: E402
-from studysite import site_finish  # noqa: E402
+from studysite import site_finish, tag_order  # noqa: E402
 from studysite.build import generate  # noqa: E402
 from studysite.errors import BuildError, os_error  # noqa: E402
 from studysite.sitebuild import LOCKED_ENV  # noqa: E402
@@ -78,6 +78,7 @@ def on_config(config: Any) -> Any:
             _state["watcher"] = _watch_banks(docs_root)
     nav_file = Path(config.docs_dir) / ".nav.json"
     config.nav = json.loads(nav_file.read_text(encoding="utf-8"))
+    tag_order.install(config, Path(config.docs_dir))  # the tags page in taxonomy and bank order
     # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
     # only be overwritten (a template rendered over every page of the site, on every build).
     config.theme.static_templates.discard("sitemap.xml")

@@ -6,7 +6,10 @@ build version from those hashes (no clock: the same site gives the same bytes), 
   - sw.js at the site root (overrides/sw.js with the version and its strings baked in): a new build
     changes its bytes, which is what makes browsers install the new worker;
   - downloads/ai-infra-site.zip: both languages with links rewritten to .../index.html, so pages and
-    navigation work from file://; the home pages say how to serve the folder for search.
+    navigation work from file://; the study tools' data (the question list, each question's answer)
+    shipped as scripts (file://, like each bank's nav.js, needs no fetch: overrides/assets/qa/file-fetch.js
+    answers the study scripts' requests from them); the home pages say that only search needs a local
+    server, and the one command that starts it.
 
 Precache policy (the worker applies it; sizes for the seed site in the report of tests/test_offline.py):
   shell   theme assets, Pagefind's runtime, anything else a page loads: always (identical files of the
@@ -49,6 +52,12 @@ SERVE_URL = "http://127.0.0.1:8000/"
 HASH_CHARS = 16
 ROOT = Path(__file__).resolve().parent.parent
 SW_SOURCE = ROOT / "overrides" / "sw.js"
+FILE_FETCH_SOURCE = ROOT / "overrides" / "assets" / "qa" / "file-fetch.js"
+FILE_DATA = "assets/qa/file-data.js"
+"""In each language of the zip: the question data and the fetch stand-in every page loads first."""
+FILE_ANSWERS = "assets/qa/file-answers.js"
+"""In each language of the zip: every question page's answer, loaded when a study tool asks for one."""
+QUESTION_DATA = "assets/qa/questions.json"
 
 
 @dataclass(frozen=True)
@@ -166,28 +175,50 @@ def write_zip(site_dir: Path, languages: list[Language]) -> Path:
         for p in site_dir.rglob("*")
         if p.is_file() and not _left_out_of_zip(p.relative_to(site_dir).as_posix())
     )
+    data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
+    answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
+    entries: list[tuple[str, bytes]] = []
+    for path in paths:
+        raw = (site_dir / path).read_bytes()
+        lang = _language_of(path, languages)
+        inside = path[len(lang.root) :]
+        if inside == QUESTION_DATA:
+            data[lang.root][inside] = raw.decode("utf-8")
+        if path.endswith(".html"):
+            page = raw.decode("utf-8")
+            answer = _ANSWER_DIV.search(page)
+            if answer:
+                answers[lang.root][inside.removesuffix("index.html")] = f"<!doctype html><body>{answer.group(0)}</body>"
+            raw = file_page(page, homes.get(path), inside.count("/")).encode("utf-8")
+        entries.append((path, raw))
+    for lang in languages:
+        shim = FILE_FETCH_SOURCE.read_text(encoding="utf-8")
+        entries.append((lang.root + FILE_DATA, (_script("qaFileData", data[lang.root]) + shim).encode("utf-8")))
+        entries.append((lang.root + FILE_ANSWERS, _script("qaFileAnswers", answers[lang.root]).encode("utf-8")))
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
-        for path in paths:
-            data = (site_dir / path).read_bytes()
-            if path.endswith(".html"):
-                data = file_page(data.decode("utf-8"), homes.get(path)).encode("utf-8")
+        for path, raw in sorted(entries):
             info = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path}", date_time=(1980, 1, 1, 0, 0, 0))
             info.create_system = 3
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, data, compresslevel=6)
+            zf.writestr(info, raw, compresslevel=6)
     tmp.replace(out)
     return out
 
 
-def file_page(page: str, home: Language | None) -> str:
-    """A page as the zip holds it: folder links end in index.html, no service worker, no zip link.
+def file_page(page: str, home: Language | None, depth: int = 0) -> str:
+    """A page as the zip holds it: folder links end in index.html, no service worker, no zip link, and
+    the study data's script (FILE_DATA) before the study scripts. `depth`: folders below its language root.
 
-    On a home page (`home` is its language) the download link gives way to how to serve the folder.
+    On a home page (`home` is its language) the download link and the promise of offline reading in
+    the browser give way to what works from the files, and how to serve the folder for search.
     """
     page = _ATTR_URL.sub(lambda m: m.group(1) + _file_url(m.group(2)) + '"', page)
     page = _OFFLINE_SCRIPT.sub("", page)
     page = _DOWNLOAD.sub("", page)
+    page = _BROWSER_OFFLINE.sub("", page)
+    data = "../" * depth + FILE_DATA
+    page = _STUDY_CORE.sub(lambda m: f'<script src="{data}"></script>\n' + m.group(0), page, count=1)
     if home is not None:
         page = _FIRST_H1_END.sub(lambda m: m.group(0) + zip_notice(home), page, count=1)
     return page
@@ -211,6 +242,12 @@ def _file_url(url: str) -> str:
     if path in (".", "..") or path.endswith(("/.", "/..")):
         path += "/"
     return path + "index.html" + tail if path.endswith("/") else url
+
+
+def _script(name: str, value: dict[str, str]) -> str:
+    """`window.NAME = {...};` (sorted keys, so the same site gives the same bytes; `</` escaped for <script>)."""
+    body = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).replace("</", "<\\/")
+    return f"window.{name} = {body};\n"
 
 
 def _show_zip_size(home: Path, size: int) -> None:
@@ -320,4 +357,8 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _OFFLINE_SCRIPT = re.compile(r'<script src="[^"]*assets/qa/offline\.js"[^>]*></script>\n?')
 _DOWNLOAD = re.compile(r'<p class="qa-download">.*?</p>', re.DOTALL)
 _FIRST_H1_END = re.compile(r"</h1>")
+_BROWSER_OFFLINE = re.compile(r'<p class="qa-offline-browser">.*?</p>', re.DOTALL)
+_STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/study-core\.js"></script>')
+_ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
+"""A question page's answer: one `<div>` with none inside (render.answer_html), as verify.py reads it."""
 _ZIP_SIZE = re.compile(r"<span data-qa-zip-size>[^<]*</span>")

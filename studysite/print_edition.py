@@ -15,7 +15,7 @@ from . import downloads
 from .i18n import t
 from .model import Lang, Site
 from .notes import note_html
-from .render import Page, _front_matter, answer_blocks_html
+from .render import Page, _front_matter, answer_blocks_html, bilingual_source, bilingual_toggle
 
 PRINT_FOLDER = "print"
 """The print page of bank B is B/print.md (/B/print/ and /en/B/print/)."""
@@ -48,6 +48,8 @@ def print_page(site: Site, bank_id: str, lang: Lang) -> str:
         f"{html.escape(t('print.online', lang))}{html.escape(t('punct.colon', lang))}"
         f'<a class="qa-print__online" href="../">{html.escape(bank.titles[lang])}</a></p>'
     )
+    # On screen, and then on paper too: the side-by-side view, as on the question pages.
+    out.append(bilingual_toggle(lang))
     out.append(f'<nav class="qa-print__toc" aria-labelledby="qa-print-toc-{lang}">')
     out.append(f'<h2 id="qa-print-toc-{lang}">{html.escape(t("print.toc", lang))}</h2>')
     out.append("<ol>")
@@ -68,9 +70,10 @@ def print_page(site: Site, bank_id: str, lang: Lang) -> str:
                 f'<p class="qa-print__tags"><span class="qa-print__label">{html.escape(t("print.tags", lang))}'
                 f"{html.escape(t('punct.colon', lang))}</span>{html.escape(names)}</p>"
             )
-        out.append('<div class="qa-print__answer">')
+        out.append(f'<div class="qa-print__answer" id="q-{n}-answer">')
         out.extend(answer_blocks_html(q))
         out.append("</div>")
+        out.append(bilingual_source(entry, lang, f"q-{n}-answer"))
         if entry.notes is not None:  # ours, in a box marked as such; follow-ups with their answers
             out.append(note_html(entry.notes, lang, quiz=False))
         out.append("</section>")

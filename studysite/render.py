@@ -20,6 +20,7 @@ from . import downloads
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
+from .links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from .notes import note_html
 from .offline import ZIP_PATH, ZIP_SIZE_SLOT
@@ -27,6 +28,8 @@ from .offline import ZIP_PATH, ZIP_SIZE_SLOT
 DESCRIPTION_CHARS = 150
 REPORT_FORM = "report-error.yml"
 """The issue form "report an error" opens (.github/ISSUE_TEMPLATE/); its field ids are the URL's keys."""
+LONG_TITLE = 90
+"""Columns (a Chinese character is two) above which a question title gets the phone's smaller heading."""
 _HTML_SPECIAL = re.compile("[&<>\"']")
 
 
@@ -48,7 +51,11 @@ class Page:
 def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
     and "edit the source" links to question pages."""
-    yield Page("index.md", home_page(site, lang))
+    from .render_study import REVIEW_PATH, study_pages  # imported late: render_study builds on this module's Page
+
+    study = list(study_pages(site, lang))
+    review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
+    yield Page("index.md", home_page(site, lang, review))
     yield Page("tags.md", tags_page(lang, site))
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
@@ -72,9 +79,7 @@ def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") 
             yield Page(f"{stone.bank_id}/{stone.slug}/index.html", redirect_page(f"../../{stone.moved_to}/", lang))
     for bank_id, target in _gone_banks(site):
         yield Page(f"{bank_id}/index.html", redirect_page(target, lang))
-    from .render_study import study_pages  # imported late: render_study builds on this module's Page
-
-    yield from study_pages(site, lang)
+    yield from study
     yield Page(".nav.json", nav_json(site, lang))
 
 
@@ -98,7 +103,7 @@ def question_page(
             "line": q.line,
         },
     )
-    lines += [f"# {md_text(q.text)}", ""]
+    lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
     if lang == "en" and not entry.translated:
         lines += ['<p class="qa-untranslated" lang="en">' + escape(t("question.untranslated", lang)) + "</p>", ""]
     links = {
@@ -109,7 +114,9 @@ def question_page(
     if site.glossary and finder is None:
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None
+    lines += [bilingual_toggle(lang), ""]
     lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
+    lines += [bilingual_source(entry, lang, "qa-answer"), ""]
     lines += _after_answer(entry, lang)
     lines += _source_links(entry, bank, lang, repo_url, site_url)
     if entry.related:
@@ -147,23 +154,50 @@ def answer_html(
     return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
 
 
-def answer_blocks_html(q: Question, annotate: Callable[[str], str] = escape) -> list[str]:
-    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`."""
+def answer_blocks_html(q: Question, annotate: Callable[[str, int], str] | None = None) -> list[str]:
+    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`
+    (text, most marks it may get), or only escaped."""
+    annotate = annotate or _plain
     out = []
     for block in q.blocks:
         if isinstance(block, Paragraph):
-            out.append(f"<p>{annotate(block.text)}</p>")
+            out.append(f"<p>{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>")
         elif isinstance(block, LeadIn):
-            out.append(f'<p class="qa-lead">{annotate(block.text)}</p>')
+            out.append(f'<p class="qa-lead">{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>')
         elif isinstance(block, ListBlock):
             if block.ordered:
                 start = f' start="{block.start}"' if block.start != 1 else ""
                 out.append(f"<ol{start}>")
             else:
                 out.append("<ul>")
-            out.extend(f"<li>{annotate(item.text)}</li>" for item in block.items)
+            out.extend(f"<li>{annotate(item.text, 1)}</li>" for item in block.items)
             out.append("</ol>" if block.ordered else "</ul>")
     return out
+
+
+def bilingual_toggle(lang: Lang) -> str:
+    """The "side by side" switch (overrides/assets/qa/bilingual.js shows it; without JavaScript it stays hidden)."""
+    label = escape(t("bilingual.toggle", lang))
+    return (
+        f'<p class="qa-bi-bar" hidden><button type="button" class="qa-bi-toggle" aria-pressed="false">{label}</button>'
+        f'<span class="qa-bi-status" role="status" data-qa-unsaved="{escape(t("bilingual.unsaved", lang))}"></span></p>'
+    )
+
+
+def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
+    """The other language's answer, block for block, for the side-by-side view: hidden, left out of
+    search, and outside the answer `<div>` (which holds only this page's language, so the built-site
+    check reads each language on its own pages). bilingual.js puts each block under its original.
+
+    An untranslated question ships a notice instead (on English pages the Chinese is already shown).
+    """
+    other: Lang = "en" if lang == "zh" else "zh"
+    attrs = f'class="qa-bi-source" hidden data-pagefind-ignore="all" data-qa-bi-for="{answer_id}"'
+    if not entry.translated:
+        note = escape(t("bilingual.missing", lang))
+        return f'<div {attrs} data-qa-bi-missing><p class="qa-bi-line qa-bi-missing">{note}</p></div>'
+    blocks = answer_blocks_html(entry.text[other])
+    return "\n".join([f'<div {attrs} lang="{_HTML_LANG[other]}">', *blocks, "</div>"])
 
 
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
@@ -186,50 +220,72 @@ def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def home_page(site: Site, lang: Lang) -> str:
+def home_page(site: Site, lang: Lang, review: str = "") -> str:
+    """The home page: what the site is, how many questions, and the ways in (a review, a random
+    question, a mock interview, the topics) on a phone's first screen; banks, topics, progress,
+    downloads and the offline copy below. `review`: the path of the study engine's daily review page
+    (relative to the language root), when the site has one."""
     lines = _front_matter(
         title=t("home.title", lang), description=_clip(t("home.intro", lang)), hide=["navigation", "toc"]
     )
-    lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
-    lines += [md_text(t("home.search", lang)), ""]
-    # Above the fold on a phone: how many questions are due (study-progress.js fills it in) and the way in.
-    lines += [
-        '<div class="qa-today" data-qa-today markdown>',
-        "",
-        f"[{md_text(t('home.today', lang))}](study/review.md){{ .md-button .md-button--primary .qa-today__start }}",
-        "",
-        "</div>",
-        "",
-    ]
-    lines += [f"## {md_text(t('home.banks', lang))}", ""]
-    for bank in site.banks:
-        n = len(bank.slugs)
-        count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
-        lines.append(
-            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
-        )
-    lines += ["", f"## {md_text(t('home.tags', lang))}", ""]
     counts = {tag.id: 0 for tag in site.tags}
     for entry in site.entries.values():
         for tag_id in entry.tags:
             counts[tag_id] += 1
-    for tag in site.tags:
-        if counts[tag.id]:
-            # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
-            # Markdown still runs inside inline HTML, so the name needs md_text (a name like
-            # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
-            anchor = "tag:" + tag_anchor(tag.name(lang))
-            n = counts[tag.id]
-            count = t("home.count.one" if n == 1 else "home.count", lang, n=n)
-            lines.append(
-                f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
-                f'<span class="qa-count">{md_text(count)}</span>'
-            )
+    used = [tag for tag in site.tags if counts[tag.id]]
+    n = len(site.entries)
+    lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
+    summary = t("punct.sep", lang).join(
+        t(key + (".one" if k == 1 else ""), lang, n=k)
+        for key, k in (("home.count", n), ("home.count.banks", len(site.banks)), ("home.count.tags", len(used)))
+    )
+    lines += [f'<p class="qa-home-count">{escape(summary)}</p>', ""]
+    lines += [_home_ways(lang, review), ""]
+    # a hint for keyboards only (reader.css hides it on touch screens)
+    lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
+    lines += [f"## {md_text(t('home.banks', lang))}", ""]
+    for bank in site.banks:
+        count = t("home.count.one" if len(bank.slugs) == 1 else "home.count", lang, n=len(bank.slugs))
+        lines.append(
+            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
+        )
+    lines += ["", f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
+    for tag in used:
+        # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
+        # Markdown still runs inside inline HTML, so the name needs md_text (a name like
+        # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
+        anchor = "tag:" + tag_anchor(tag.name(lang))
+        count = t("home.count.one" if counts[tag.id] == 1 else "home.count", lang, n=counts[tag.id])
+        lines.append(
+            f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
+            f'<span class="qa-count">{md_text(count)}</span>'
+        )
     lines.append("")
-    lines += _home_takeaway(site, lang)
     lines += _home_study(lang)
+    lines += _home_takeaway(site, lang)
     lines += _home_offline(lang)
     return "\n".join(lines)
+
+
+def _home_ways(lang: Lang, review: str) -> str:
+    """The ways into a study session, as buttons: links that work without JavaScript, and the random
+    question (overrides/assets/qa/reader.js shows it: it needs the study scripts)."""
+    ways = []
+    if review:  # study-progress.js writes how many are due above it and the count into the button
+        ways.append(
+            f'<a class="md-button md-button--primary qa-today__start" href="{escape(review)}">'
+            f"{escape(t('home.way.review', lang))}</a>"
+        )
+    primary = "" if review else " md-button--primary"
+    ways.append(
+        f'<button type="button" class="md-button{primary} qa-ways__random" data-qa-random hidden>'
+        f"{escape(t('home.way.random', lang))}</button>"
+    )
+    ways.append(f'<a class="md-button" href="study/mock/">{escape(t("home.mock", lang))}</a>')
+    ways.append(f'<a class="md-button" href="#topics">{escape(t("home.way.topics", lang))}</a>')
+    label = escape(t("home.ways", lang))
+    nav = f'<nav class="qa-ways" aria-label="{label}">' + "".join(ways) + "</nav>"
+    return f'<div class="qa-today" data-qa-today>{nav}</div>' if review else nav
 
 
 def tags_page(lang: Lang, site: Site | None = None) -> str:
@@ -313,6 +369,11 @@ def nav_json(site: Site, lang: Lang) -> str:
     return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
 
 
+def _page_url(path: str) -> str:
+    """A page's URL relative to its language root (`review.md` -> `review/`)."""
+    return path.removesuffix("index.md").removesuffix(".md") + ("/" if not path.endswith("index.md") else "")
+
+
 BANK_NAV = "nav.js"
 """In each bank's folder: the bank's title and questions for the sidebar (overrides/assets/qa/banknav.js)."""
 
@@ -341,43 +402,56 @@ def tag_anchor(name: str) -> str:
 
 
 class _Annotator:
-    """Escapes text, turns the first mention of each linked term into a link, and marks the first use
-    of each glossary term (outside those links) with its translation and definition as a tooltip."""
+    """Escapes an answer's texts and marks a few whole terms in them: a link from a term to the
+    question about it, or a glossary tooltip (translation and definition). The rule (whole terms,
+    once per answer, a few per answer, links first) is in studysite/links.py's docstring."""
 
     def __init__(self, links: dict[str, str], terms: tuple[TermFinder, Lang] | None = None) -> None:
         self.pending = dict(links)
         self.terms = terms
-        self.marked: set[str] = set()  # glossary terms already marked on this page
+        self.marked: set[str] = set()  # glossary terms already marked (or linked) in this answer
+        self.budget = MAX_MARKS_PER_ANSWER
 
-    def __call__(self, text: str) -> str:
-        if not self.pending:
-            return self._glossary(text)
-        out, pos = [], 0
-        for start, term in _whole_terms(text, sorted(self.pending, key=len, reverse=True)):
-            if term not in self.pending:  # linked earlier in this text: this mention stays text
+    def __call__(self, text: str, cap: int = MAX_MARKS_PER_PARAGRAPH) -> str:
+        cap = min(cap, self.budget)
+        if cap <= 0:
+            return escape(text)
+        # (start, end, html) of each candidate: first the links (they lead on), then the tooltips.
+        chosen: list[tuple[int, int, str]] = []
+        linked = sorted(self.pending, key=len, reverse=True)
+        for start, term in _whole_terms(text, linked) if linked else ():
+            if len(chosen) == cap:
+                break
+            end = start + len(term)
+            if term not in self.pending or not stands_alone(text, start, end):  # linked earlier, or part of a name
                 continue
             href = self.pending.pop(term)
-            out.append(self._glossary(text[pos:start]))
-            out.append(f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>')
-            pos = start + len(term)
-        out.append(self._glossary(text[pos:]))
-        return "".join(out)
-
-    def _glossary(self, text: str) -> str:
-        if self.terms is None:
-            return escape(text)
-        finder, page_lang = self.terms
+            chosen.append((start, end, f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>'))
+            if self.terms is not None:  # a linked term is not explained again by a tooltip
+                self.marked.update(used.id for _, _, used in self.terms[0].finditer(term))
+        if self.terms is not None and len(chosen) < cap:
+            finder, page_lang = self.terms
+            for start, end, found in finder.finditer(text):
+                if len(chosen) == cap:
+                    break
+                if found.id in self.marked or not stands_alone(text, start, end):
+                    continue
+                if any(start < b and a < end for a, b, _ in chosen):
+                    continue
+                self.marked.add(found.id)
+                # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
+                chosen.append(
+                    (
+                        start,
+                        end,
+                        f'<abbr class="qa-term" title="{escape(tooltip(found, page_lang))}" tabindex="0">'
+                        f"{escape(text[start:end])}</abbr>",
+                    )
+                )
+        self.budget -= len(chosen)
         out, pos = [], 0
-        for start, end, term in finder.finditer(text):
-            if term.id in self.marked:
-                continue
-            self.marked.add(term.id)
-            out.append(escape(text[pos:start]))
-            # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
-            out.append(
-                f'<abbr class="qa-term" title="{escape(tooltip(term, page_lang))}" tabindex="0">'
-                f"{escape(text[start:end])}</abbr>"
-            )
+        for start, end, markup in sorted(chosen):
+            out += [escape(text[pos:start]), markup]
             pos = end
         out.append(escape(text[pos:]))
         return "".join(out)
@@ -409,6 +483,16 @@ def _find_whole(text: str, term: str, pos: int) -> int:
             return at
         at = text.find(term, at + 1)
     return -1
+
+
+def _long_title(text: str) -> bool:
+    """A title too long for a phone's heading size (reader.css sets it smaller there): wider than
+    LONG_TITLE columns, a Chinese character counting two."""
+    return sum(2 if ord(c) > 0x2E7F else 1 for c in text) > LONG_TITLE
+
+
+def _plain(text: str, cap: int) -> str:
+    return escape(text)
 
 
 def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
@@ -599,7 +683,8 @@ def _home_offline(lang: Lang) -> list[str]:
     return [
         f"## {md_text(t('home.offline', lang))} {{ #offline }}",
         "",
-        md_text(t("home.offline.intro", lang)),
+        # class qa-offline-browser: the zip's copy leaves out this promise of the browser's own copy
+        f'<p class="qa-offline-browser">{escape(t("home.offline.intro", lang))}</p>',
         "",
         # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
         f'<p class="qa-download">{zip_link}{about}</p>',

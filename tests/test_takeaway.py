@@ -498,13 +498,14 @@ def test_first_use_of_each_term_gets_an_escaped_tooltip_never_inside_a_link(mini
         # the bank's "<b>" stays text
         assert not any(e["tag"] == "b" for e in _elements(answer1))
         assert '"权重"<b>' in "".join(str(e["text"]) for e in _elements(answer1) if e["tag"] == "li")
-        # second page: the first KV Cache is a link to its question; the tooltip goes to the next one
+        # second page: the first KV Cache is a link to its question, and no tooltip explains it again
+        # (one mark per term per answer: studysite/links.py)
         answer2 = second[second.index('<div class="qa-answer"') : second.index("</div>")]
         elements = _elements(answer2)
         link = next(e for e in elements if e["tag"] == "a")
         assert link["text"] == "KV Cache" and link["attrs"]["class"] == "qa-xref"  # type: ignore[index]
         abbrs = [e for e in elements if e["tag"] == "abbr"]
-        assert [e["text"] for e in abbrs] == ["NCCL", "KV Cache"]
+        assert [e["text"] for e in abbrs] == ["NCCL"]
         assert not any(e["in_link"] for e in abbrs)
     en_title = _elements((docs / "en" / "mini" / f"{kv}.md").read_text(encoding="utf-8"))
     title = next(e for e in en_title if e["tag"] == "abbr")["attrs"]["title"]  # type: ignore[index]

@@ -10,6 +10,7 @@
       theme: "主题自带",
       search: "搜索",
       pages: "上一页 / 下一页（按目录顺序）",
+      questions: "上一题 / 下一题（本题库内）",
       help: "显示 / 关闭本帮助",
       close: "关闭",
       note: "在搜索框或其他输入框中打字时，这些快捷键不起作用。",
@@ -22,6 +23,7 @@
       theme: "Built into the theme",
       search: "Search",
       pages: "Previous / next page (in menu order)",
+      questions: "Previous / next question in this bank",
       help: "Show / close this help",
       close: "Close",
       note: "Shortcuts do nothing while you type in the search box or any other text field.",
@@ -117,7 +119,15 @@
         S.el("h2", { id: "qa-help-title", text: t("title") }),
         groups.page.length ? section(t("page"), groups.page) : null,
         section(t("site"), groups.site),
-        section(t("theme"), [row(["f", "s", "/"], t("search")), row(["p", "n"], t("pages"))]),
+        // P / N follow <link rel=prev|next> (reader.js adds them on question pages): listed only where they work
+        section(
+          t("theme"),
+          [row(["f", "s", "/"], t("search"))].concat(
+            !document.querySelector("link[rel=prev], link[rel=next]")
+              ? []
+              : [row(["p", "n"], t(document.querySelector(".qa-pager") ? "questions" : "pages"))]
+          )
+        ),
         S.el("p", { class: "qa-help__note", text: t("note") }),
         close,
       ]),
