@@ -151,7 +151,8 @@ def note_html(note: EditorNote, lang: Lang, *, quiz: bool = True, heading: str =
     and the references. `quiz` adds the class study.css hides with the answer."""
     css = "qa-note qa-with-answer" if quiz else "qa-note"
     label = t(f"note.kind.{note.kind}", lang)
-    out = [f'<aside class="{css}" data-qa-note="{note.kind}" aria-label="{escape(t("note.label", lang))}">']
+    # role=note, not <aside>: a print edition has many notes, and landmarks must each be unique
+    out = [f'<div role="note" class="{css}" data-qa-note="{note.kind}" aria-label="{escape(t("note.label", lang))}">']
     out.append(
         f'<p class="qa-note__label"><strong>{escape(label)}</strong>'
         f'<span class="qa-note__ours">{escape(t("note.ours", lang))}</span></p>'
@@ -180,7 +181,7 @@ def note_html(note: EditorNote, lang: Lang, *, quiz: bool = True, heading: str =
             for r in note.references
         )
         out.append("</ul>")
-    out.append("</aside>")
+    out.append("</div>")
     return "\n".join(out)
 
 

@@ -27,9 +27,9 @@ def test_seed_notes_on_question_pages_in_both_languages(seed_site: Path) -> None
     ):
         html = (seed_site / prefix / BANK / DSA / "index.html").read_text(encoding="utf-8")
         answer_end = html.index("</div>", html.index('<div class="qa-answer"'))
-        note = html.index('<aside class="qa-note qa-with-answer"')
+        note = html.index('<div role="note" class="qa-note qa-with-answer"')
         assert note > answer_end, "the note must sit below the answer, outside the bank's text"
-        box = html[note : html.index("</aside>", note)].replace("&#x27;", "'").replace("&#39;", "'")
+        box = html[note : html.index("</div>", note)].replace("&#x27;", "'").replace("&#39;", "'")
         assert label in box and ours in box and ref_head in box
         assert 'href="https://arxiv.org/abs/2502.11089"' in box and 'href="https://arxiv.org/abs/2502.13189"' in box
         assert "lightning indexer" in box

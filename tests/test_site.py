@@ -59,6 +59,6 @@ def test_no_third_party_urls_in_built_pages(seed_site: Path) -> None:
     for page in list(seed_site.rglob("*.html"))[:60]:
         html = page.read_text(encoding="utf-8")
         # An editor's note links to its references (papers, docs): links a reader may follow, not requests.
-        html = re.sub(r'<aside class="qa-note.*?</aside>', "", html, flags=re.S)
+        html = re.sub(r'<div role="note" class="qa-note.*?</div>', "", html, flags=re.S)
         for url in re.findall(r'(?:src|href)="(https?://[^"]+)"', html):
             assert url.startswith("http://127.0.0.1:8000/"), f"{page}: {url}"

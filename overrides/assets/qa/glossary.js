@@ -7,12 +7,15 @@
   if (!article) return;
   var filter = box.closest(".qa-gl-filter");
   var count = filter.querySelector(".qa-gl-count");
-  // Each term: its h2 and everything up to the next h2 or letter marker.
+  // Each term: its h2 and everything up to the next h2 or letter marker, all siblings of the filter
+  // (inside the article, or inside the wrapper that marks the glossary for search, overrides/main.html).
+  var marker = article.querySelector(".qa-gl-letter");
+  var host = marker ? marker.parentNode : article;
   var terms = [];
   var letters = [];
   var current = null;
   var letter = null;
-  [].forEach.call(article.children, function (node) {
+  [].forEach.call(host.children, function (node) {
     if (node.classList.contains("qa-gl-letter")) {
       letter = { node: node, terms: [] };
       letters.push(letter);
