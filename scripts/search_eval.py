@@ -342,7 +342,7 @@ for _name in dir(_site):
 def on_post_build(config):
     if config.extra["qa"]["lang"] == "zh":
         site_finish.build_english(config, dirty=False)
-        site_finish.run_pagefind(Path(config.site_dir))
+        site_finish.run_pagefind(Path(config.site_dir), config)
 '''
 
 # Clear the box, then type the query as an IME commits it; resolves when results (or "none") show.

@@ -18,15 +18,18 @@ from studysite import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "banks"
+"""The user's banks: browser, site and quality tests run on them (tests marked `unit` get FIXTURE_BANKS instead)."""
+FIXTURE_BANKS = ROOT / "tests" / "fixtures" / "banks"
+"""A frozen copy of the seed banks for the fast tier: editing banks/ never breaks `make unit` or the golden files."""
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = pdf.CHROMIUM_ARGS
 
 
-def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True) -> Path:
-    """A copy of the project's banks folder to edit in a test."""
+def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True, source: Path | None = None) -> Path:
+    """A copy of the project's banks folder (or of `source`) to edit in a test."""
     dest.mkdir(parents=True, exist_ok=True)
-    for path in SEED.iterdir():
+    for path in (source or SEED).iterdir():
         if path.name.endswith(".en.txt") and not translations:
             continue
         if path.name == "slugs.lock" and not lock:

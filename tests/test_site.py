@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from studysite.errors import Problems
 from studysite.model import ListBlock
 from studysite.parse import parse_bank
-from tests.sitekit import SEED, normalise, visible_text
+from tests.sitekit import SEED, build_site, copy_banks, normalise, visible_text
 
 
 def _lines(bank_file: Path, lang: str) -> list[tuple[str, list[str]]]:
@@ -57,3 +59,44 @@ def test_no_third_party_urls_in_built_pages(seed_site: Path) -> None:
         html = page.read_text(encoding="utf-8")
         for url in re.findall(r'(?:src|href)="(https?://[^"]+)"', html):
             assert url.startswith("http://127.0.0.1:8000/"), f"{page}: {url}"
+
+
+def test_built_site_has_search_in_both_languages(seed_site: Path) -> None:
+    """Pagefind ran through its npm launcher and indexed the question pages of each language."""
+    import json
+
+    from studysite.verify import check_search
+
+    assert check_search(seed_site, ["zh", "en"]) == []
+    entry = json.loads((seed_site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert {lang: entry["languages"][lang]["page_count"] for lang in ("zh", "en")} == {"zh": 14, "en": 14}
+
+
+def test_search_check_fails_when_an_index_or_the_script_is_missing(seed_site: Path, tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from studysite.verify import check_search
+
+    site = tmp_path / "site"
+    shutil.copytree(seed_site / "pagefind", site / "pagefind")
+    entry_file = site / "pagefind" / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    del entry["languages"]["en"]
+    entry_file.write_text(json.dumps(entry), encoding="utf-8")
+    (site / "pagefind" / "pagefind.js").unlink()
+    problems = [str(p) for p in check_search(site, ["zh", "en"])]
+    assert any("pagefind.js: missing" in p for p in problems), problems
+    assert any("no search index for language `en`" in p for p in problems), problems
+    shutil.rmtree(site / "pagefind")
+    assert any("no search index" in str(p) for p in check_search(site, ["zh"]))
+
+
+def test_a_build_without_pagefind_fails_instead_of_shipping_no_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGEFIND_BINARY", str(tmp_path / "no-such-pagefind"))
+    with pytest.raises(AssertionError) as failed:
+        build_site(copy_banks(tmp_path / "banks"), tmp_path)
+    assert "Pagefind is not installed" in str(failed.value)
+    assert "Traceback" not in str(failed.value)
