@@ -37,7 +37,7 @@ lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CS
 	  && $(PY) -m ruff format --check studysite scripts tests \
 	  && $(PY) -m mypy studysite \
 	  && $(BIOME) ci --reporter=summary \
-	  && .venv/bin/actionlint .github/workflows/*.yml'
+	  && .venv/bin/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml'
 
 check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
 

@@ -125,3 +125,48 @@ def visible_text(html: str) -> str:
 
 def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+
+
+# --- waiting for the real condition in a browser (no fixed sleeps) ---------------------------------
+
+SETTLE_JS = """async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  await frame();
+  await frame();
+  const finite = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+  await new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 }));
+}"""
+
+
+def settle(page: object) -> None:
+    """Wait until the page has painted, its CSS transitions and animations (the theme's fades) have
+    finished, and its main thread is idle: what a fixed `wait_for_timeout` used to guess at."""
+    page.evaluate(SETTLE_JS)  # type: ignore[attr-defined]
+
+
+_WATCH_SEARCH_JS = """() => {
+  const meta = document.querySelector(".md-search-result__meta");
+  window.__qaSearch = { lastKey: 0, shown: [] };
+  document.addEventListener("keyup", () => { window.__qaSearch.lastKey = performance.now(); }, true);
+  new MutationObserver(() => {
+    window.__qaSearch.shown.push({ at: performance.now(), text: meta.textContent });
+  }).observe(meta, { childList: true, characterData: true, subtree: true });
+}"""
+_SEARCH_DONE_JS = """(busy) => {
+  const s = window.__qaSearch;
+  return !!s && s.shown.some((m) => m.at >= s.lastKey && m.text && !busy.includes(m.text));
+}"""
+_SEARCH_BUSY = ["键入以开始搜索", "正在加载搜索索引…", "Type to start searching", "Loading the search index…"]
+
+
+def watch_search(page: object) -> None:
+    """Before typing a query: note each keystroke and each status the search box shows (its count line)."""
+    page.evaluate(_WATCH_SEARCH_JS)  # type: ignore[attr-defined]
+
+
+def wait_for_search(page: object, timeout_ms: float = 15_000) -> None:
+    """After typing (watch_search first): wait until the search of the last keystroke has shown its
+    results. overrides/assets/qa/search.js shows a count (or "no matching questions") only once a
+    query's results are in the list, and never for a query a later keystroke superseded."""
+    page.wait_for_function(_SEARCH_DONE_JS, arg=_SEARCH_BUSY, timeout=timeout_ms)  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve
+from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve, settle
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -426,7 +426,7 @@ def test_shortcuts_do_nothing_while_typing_in_the_search_box(browser: Any, seed_
         page.keyboard.press("/")  # Material's own key opens its search and focuses the box
         assert page.evaluate("document.activeElement.tagName") == "INPUT"
         page.keyboard.type("a12ujkrq?")
-        page.wait_for_timeout(300)  # a shortcut that fired would have navigated or marked by now
+        settle(page)  # every key's handlers have run: a shortcut that fired would have navigated or marked
         assert page.url == qurl(seed_url, "zh", q)
         assert page.evaluate("document.activeElement.value") == "a12ujkrq?"
         assert stored_marks(page) == {}
@@ -517,7 +517,7 @@ def test_screenshots_of_every_widget(browser: Any, seed_url: str, data: dict, sc
             if target is not None:
                 target.scroll_into_view_if_needed()
                 page.evaluate("window.scrollBy(0, -80)")
-            page.wait_for_timeout(50)
+            settle(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
             page.screenshot(path=str(ARTIFACTS / f"study-{name}-{device}-{scheme}.png"))
