@@ -9,7 +9,7 @@ import pytest
 from studysite.errors import Problems
 from studysite.model import ListBlock
 from studysite.parse import parse_bank
-from tests.sitekit import SEED, build_site, copy_banks, normalise, visible_text
+from tests.sitekit import ROOT, SEED, build_site, copy_banks, normalise, visible_text
 
 
 def _lines(bank_file: Path, lang: str) -> list[tuple[str, list[str]]]:
@@ -100,3 +100,55 @@ def test_a_build_without_pagefind_fails_instead_of_shipping_no_search(
         build_site(copy_banks(tmp_path / "banks"), tmp_path)
     assert "Pagefind is not installed" in str(failed.value)
     assert "Traceback" not in str(failed.value)
+
+
+def _our_assets(html: str) -> tuple[list[str], list[str]]:
+    """The scripts and stylesheets of ours a page loads (assets/qa/); not the theme's, not bank data (nav.js)."""
+    import re
+
+    scripts = re.findall(r'<script\b[^>]*\bsrc="([^"]*assets/qa/[^"]+)"', html)
+    sheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="([^"]*assets/qa/[^"]+)"', html)
+    return scripts, sheets
+
+
+def test_a_question_page_loads_at_most_two_of_our_scripts_and_two_stylesheets(seed_site: Path) -> None:
+    import re
+
+    for prefix in ("", "en/"):
+        for path in _slugs():
+            html = (seed_site / prefix / path / "index.html").read_text(encoding="utf-8")
+            scripts, sheets = _our_assets(html)
+            assert len(scripts) <= 2 and len(sheets) <= 2, (prefix + path, scripts, sheets)
+            assert [s.rsplit("/", 1)[1] for s in scripts] == ["question.min.js", "offline.js"]
+            assert [s.rsplit("/", 1)[1] for s in sheets] == ["question.min.css"]
+            # the bundle is deferred: it never holds up the first paint
+            assert re.search(r'<script src="[^"]*question\.min\.js" defer>', html), prefix + path
+        home = (seed_site / prefix / "index.html").read_text(encoding="utf-8")
+        assert [s.rsplit("/", 1)[1] for s in _our_assets(home)[0]] == ["page.min.js", "offline.js"]
+
+
+def test_bundles_are_minified_with_source_maps_of_every_member(seed_site: Path) -> None:
+    """What studysite/bundles.yml lists is in its bundle (in order, minified), and only there."""
+    import json
+
+    from studysite.bundles import load_bundles
+
+    for prefix in ("", "en/"):
+        out = seed_site / prefix / "assets" / "qa"
+        for bundle in load_bundles():
+            for ext, members in (("js", bundle.js), ("css", bundle.css)):
+                code = (out / f"{bundle.kind}.min.{ext}").read_text(encoding="utf-8")
+                source_map = json.loads((out / f"{bundle.kind}.min.{ext}.map").read_text(encoding="utf-8"))
+                sources = [s for s in source_map["sources"] if s.startswith("overrides/")]
+                assert sources == [f"overrides/assets/qa/{name}" for name in members], (bundle.kind, ext)
+                assert all((ROOT / s).is_file() for s in sources)
+                assert code.rstrip().endswith(
+                    f"sourceMappingURL={bundle.kind}.min.{ext}.map */"
+                    if ext == "css"
+                    else f"sourceMappingURL={bundle.kind}.min.{ext}.map"
+                )
+                longest = max(len(line) for line in code.splitlines())
+                size = sum((ROOT / s).stat().st_size for s in sources)
+                assert len(code) < 0.75 * size and longest > 1000, "not minified"
+                for name in members:  # the theme's copy of a bundled file is not published
+                    assert not (out / name).exists(), prefix + name
