@@ -147,26 +147,34 @@ def settle(page: object) -> None:
 
 _WATCH_SEARCH_JS = """() => {
   const meta = document.querySelector(".md-search-result__meta");
-  window.__qaSearch = { lastKey: 0, shown: [] };
-  document.addEventListener("keyup", () => { window.__qaSearch.lastKey = performance.now(); }, true);
+  const input = document.querySelector(".md-search__input");
+  window.__qaSearch = [];
   new MutationObserver(() => {
-    window.__qaSearch.shown.push({ at: performance.now(), text: meta.textContent });
+    window.__qaSearch.push({ text: meta.textContent, value: input.value.trim() });
   }).observe(meta, { childList: true, characterData: true, subtree: true });
 }"""
-_SEARCH_DONE_JS = """(busy) => {
-  const s = window.__qaSearch;
-  return !!s && s.shown.some((m) => m.at >= s.lastKey && m.text && !busy.includes(m.text));
+_SEARCH_DONE_JS = """({ busy, batch }) => {
+  const shown = window.__qaSearch;
+  const last = shown && shown[shown.length - 1];
+  if (!last || !last.text || busy.includes(last.text)) return false;
+  if (last.value !== document.querySelector(".md-search__input").value.trim()) return false;
+  const n = parseInt((last.text.match(/[0-9]+/) || ["0"])[0], 10);
+  return document.querySelectorAll(".md-search-result__list > li").length >= Math.min(n, batch);
 }"""
 _SEARCH_BUSY = ["键入以开始搜索", "正在加载搜索索引…", "Type to start searching", "Loading the search index…"]
+_SEARCH_BATCH = 10
+"""search.js's BATCH: results painted before the reader scrolls."""
 
 
 def watch_search(page: object) -> None:
-    """Before typing a query: note each keystroke and each status the search box shows (its count line)."""
+    """Before typing a query: note each status the search box shows (its count line) and the query it was for."""
     page.evaluate(_WATCH_SEARCH_JS)  # type: ignore[attr-defined]
 
 
 def wait_for_search(page: object, timeout_ms: float = 15_000) -> None:
-    """After typing (watch_search first): wait until the search of the last keystroke has shown its
-    results. overrides/assets/qa/search.js shows a count (or "no matching questions") only once a
-    query's results are in the list, and never for a query a later keystroke superseded."""
-    page.wait_for_function(_SEARCH_DONE_JS, arg=_SEARCH_BUSY, timeout=timeout_ms)  # type: ignore[attr-defined]
+    """After typing (watch_search first): wait until the search of the box's final query has painted
+    its first batch of results. overrides/assets/qa/search.js shows a count (or "no matching
+    questions") when a query's first results are in the list, never for a query a later keystroke
+    superseded; the rest of the batch follows as the texts arrive."""
+    arg = {"busy": _SEARCH_BUSY, "batch": _SEARCH_BATCH}
+    page.wait_for_function(_SEARCH_DONE_JS, arg=arg, timeout=timeout_ms)  # type: ignore[attr-defined]

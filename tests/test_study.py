@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve, settle
 
@@ -450,7 +451,7 @@ def test_help_overlay_lists_the_shortcuts(browser: Any, seed_url: str, data: dic
         assert sorted(ours) == sorted(["A", "1", "2", "U", "Q", "J", "K", "R", "?"])
         assert not set(ours) & {"F", "S", "/", "N", "P", ",", "."}, "a shortcut clashes with Material's"
         page.keyboard.press("Escape")
-        assert page.locator("dialog.qa-help").count() == 0
+        expect(page.locator("dialog.qa-help")).to_have_count(0)  # waits: the dialog closes, then goes
 
 
 def test_random_question_button_and_key(browser: Any, seed_url: str, data: dict) -> None:
