@@ -57,23 +57,24 @@ bench: .venv/.dev node_modules/.dev system-deps      ## the performance benchmar
 pdf: site .venv/.dev                                 ## PDF editions of every bank (needs chromium, fonts-noto-cjk)
 	$(PY) scripts/build_pdf.py
 
-# requirements.txt and requirements-dev.txt name what we depend on; the .lock files pin every package
-# (dependencies too) with its hashes. Regenerate after editing either .txt: `make lock`.
-lock:                                                ## re-resolve requirements*.lock (pip-tools, hashes) from requirements*.txt
+# requirements.in and requirements-dev.in name what we depend on; requirements.txt and
+# requirements-dev.txt (pip-compile's output, which Dependabot updates too) pin every package,
+# dependencies included, with its hashes. Regenerate after editing either .in: `make lock`.
+lock:                                                ## re-resolve requirements*.txt (pip-tools, hashes) from requirements*.in
 	@test -x .venv-lock/bin/pip-compile || (python3 -m venv .venv-lock && .venv-lock/bin/pip install --quiet pip-tools==7.6.2)
-	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements.lock requirements.txt
-	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements-dev.lock requirements-dev.txt
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements.txt requirements.in
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements-dev.txt requirements-dev.in
 
 system-deps:
 	@bash scripts/ensure_system_deps.sh
 
-.venv/.runtime: requirements.lock
+.venv/.runtime: requirements.txt
 	@test -x $(PY) || python3 -m venv .venv
-	$(PIP) -r requirements.lock
+	$(PIP) -r requirements.txt
 	@touch $@
 
-.venv/.dev: requirements-dev.lock .venv/.runtime
-	$(PIP) -r requirements-dev.lock
+.venv/.dev: requirements-dev.txt .venv/.runtime
+	$(PIP) -r requirements-dev.txt
 	@touch $@
 
 # `npm ci --omit=dev` would delete the test tools of an earlier `make test`: skip it when they are there.

