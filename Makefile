@@ -36,13 +36,13 @@ lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CS
 	@$(TIMED) lint sh -c '$(PY) -m ruff check studysite scripts tests \
 	  && $(PY) -m ruff format --check studysite scripts tests \
 	  && $(PY) -m mypy studysite \
-	  && $(BIOME) ci --reporter=summary \
+	  && $(BIOME) ci --colors=off --diagnostic-level=error \
 	  && .venv/bin/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml'
 
 check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
 
 test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
-	@$(TIMED) test $(PYTEST) --dist loadfile tests
+	@$(TIMED) test $(PYTEST) --dist loadfile --durations=15 tests
 
 format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
 	$(PY) -m ruff format studysite scripts tests

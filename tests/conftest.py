@@ -59,12 +59,21 @@ def _unit_tests_never_read_the_users_banks(
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests that drive chromium are marked `browser` (`-m "not browser"` leaves them out)."""
+    """Tests that drive chromium are marked `browser` (`-m "not browser"` leaves them out). The
+    longest files run first, so that under xdist one of them is not what the others wait for at the end."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: _LONG_FIRST.get(item.path.name, len(_LONG_FIRST)))
 
 
+# Test files by their time in one run (slowest first); list.sort is stable, so order within a file stays.
+_LONG_FIRST = {
+    name: rank
+    for rank, name in enumerate(
+        ("test_search_eval.py", "test_reliability.py", "test_lighthouse.py", "test_quality.py", "test_fuzz.py")
+    )
+}
 _BANKS = str(sitekit.SEED) + os.sep
 _GUARD = {"on": False}
 
