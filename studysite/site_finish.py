@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,7 +21,8 @@ from .i18n import STRINGS
 log = logging.getLogger("mkdocs.hooks.studysite")
 ROOT = Path(__file__).resolve().parent.parent
 _STARTED = time.perf_counter()
-PAGEFIND = ROOT / "node_modules" / "@pagefind" / "linux-x64" / "bin" / "pagefind_extended"
+PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
+"""The npm package's own launcher: it runs the extended binary of this platform's `@pagefind/*` package."""
 
 
 def step(what: str) -> None:
@@ -178,11 +181,9 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
     except BaseException:
         if downloads is not None:
             downloads.cancel()
-        if pagefind is not None:
-            pagefind.kill()
-            pagefind.wait()
+        stop_pagefind(pagefind)
         raise
-    wait_pagefind(pagefind)
+    wait_pagefind(pagefind, site_dir, _languages(config))
     step("search index written (Pagefind)")
     write_sitemap(site_dir, config)
     if generated is not None:
@@ -226,16 +227,17 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     )
 
 
-def run_pagefind(site_dir: Path) -> None:
-    wait_pagefind(start_pagefind(site_dir))
+def run_pagefind(site_dir: Path, config: Any) -> None:
+    wait_pagefind(start_pagefind(site_dir), site_dir, _languages(config))
 
 
-def start_pagefind(site_dir: Path) -> subprocess.Popen[str] | None:
-    """Start indexing both languages (None: Pagefind is not installed, the site gets no search)."""
+def start_pagefind(site_dir: Path) -> subprocess.Popen[str]:
+    """Start indexing both languages. A site without search is a failed build, not a warning."""
     binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
     if not binary.exists():
-        log.warning("Pagefind not installed (%s): the site has no search. Run `npm ci` (make does it).", binary)
-        return None
+        raise SystemExit(
+            f"ERROR   -  Pagefind is not installed ({binary}): the site would have no search. Run `npm ci` (make does it)."
+        )
     out = site_dir / "pagefind"
     if out.exists():
         shutil.rmtree(out)
@@ -254,15 +256,33 @@ def start_pagefind(site_dir: Path) -> subprocess.Popen[str] | None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # The launcher (node) runs the binary as its child: a session of their own lets a failed build
+        # stop both (stop_pagefind), not only the launcher.
+        start_new_session=True,
     )
 
 
-def wait_pagefind(proc: subprocess.Popen[str] | None) -> None:
-    if proc is None:
-        return
+def stop_pagefind(proc: subprocess.Popen[str]) -> None:
+    """End Pagefind and the binary its launcher started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[str]) -> None:
+    """Wait for the index, then check that every language has one (a missing index fails the build)."""
     out, err = proc.communicate()
     if proc.returncode != 0:
         raise SystemExit(f"pagefind failed:\n{out}\n{err}")
+    from .verify import check_search
+
+    problems = check_search(site_dir, languages)
+    for problem in problems:
+        log.error(str(problem))
+    if problems:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:
@@ -304,3 +324,8 @@ def _is_redirect(index: Path) -> bool:
     with open(index, encoding="utf-8") as handle:
         head = handle.read(16384).split("</head>", 1)[0]  # Material's <head> runs past 2 KB
     return 'http-equiv="refresh"' in head or 'name="robots" content="noindex"' in head
+
+
+def _languages(config: Any) -> list[str]:
+    """The site's languages (extra.qa.languages): each must have its own search index."""
+    return [item["lang"] for item in config["extra"]["qa"]["languages"]]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -76,6 +77,33 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         if rel not in seen and lines:
             first = lines[0]
             problems.error(first.path, first.line, f"its page {rel} was not built")
+    return problems.errors
+
+
+def check_search(site_dir: Path, languages: list[str]) -> list[Problem]:
+    """Search is there: Pagefind's script and, for every language, an index with at least one page."""
+    problems = Problems()
+    root = site_dir / "pagefind"
+    entry_file = root / "pagefind-entry.json"
+    for name in ("pagefind.js", "pagefind-worker.js"):
+        if not (root / name).is_file():
+            problems.error(root / name, 0, "missing: the site has no search")
+    try:
+        entry = json.loads(entry_file.read_text(encoding="utf-8"))
+        indexes = entry["languages"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        problems.error(entry_file, 0, f"no search index ({exc.__class__.__name__}: {exc})")
+        return problems.errors
+    for lang in languages:
+        index = indexes.get(lang) if isinstance(indexes, dict) else None
+        if not isinstance(index, dict) or not index.get("page_count"):
+            problems.error(
+                entry_file, 0, f"no search index for language `{lang}` (pages in <html lang> {lang} indexed: 0)"
+            )
+        elif not (root / f"pagefind.{index.get('hash')}.pf_meta").is_file():
+            problems.error(
+                entry_file, 0, f"search index for `{lang}` names pagefind.{index.get('hash')}.pf_meta, which is missing"
+            )
     return problems.errors
 
 

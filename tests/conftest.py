@@ -1,18 +1,28 @@
-"""Shared fixtures: the seed site built once per session, served on 127.0.0.1, and a chromium browser."""
+"""Shared fixtures: the seed site built once per session (per xdist worker), served on 127.0.0.1, and a chromium browser.
+
+Tiers (markers registered in pyproject.toml): `make unit` runs the tests marked `unit`, in-process
+or with small generator runs, on tests/fixtures/banks; `make test` runs everything. A `unit` test
+that reads the user's banks/ fails: `copy_banks` hands it the fixture banks, and opening a file
+under banks/ raises.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests import sitekit
 from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, copy_banks, serve
 
 
 @pytest.fixture(scope="session")
 def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seed banks built into a complete bilingual site (strict)."""
+    """The seed banks built into a complete bilingual site (strict). Under pytest-xdist each worker
+    builds its own: tmp_path_factory gives every worker a folder of its own, and a build is ~5 s."""
     work = tmp_path_factory.mktemp("seed-site")
     return build_site(copy_banks(work / "banks"), work)
 
@@ -31,3 +41,49 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_never_read_the_users_banks(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    if request.node.get_closest_marker("unit") is None:
+        yield
+        return
+    monkeypatch.setattr(sitekit, "SEED", sitekit.FIXTURE_BANKS)
+    _GUARD["on"] = True
+    try:
+        yield
+    finally:
+        _GUARD["on"] = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that drive chromium are marked `browser` (`-m "not browser"` leaves them out). The
+    longest files run first, so that under xdist one of them is not what the others wait for at the end."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: _LONG_FIRST.get(item.path.name, len(_LONG_FIRST)))
+
+
+# Test files by their time in one run (slowest first); list.sort is stable, so order within a file stays.
+_LONG_FIRST = {
+    name: rank
+    for rank, name in enumerate(
+        ("test_search_eval.py", "test_reliability.py", "test_lighthouse.py", "test_quality.py", "test_fuzz.py")
+    )
+}
+_BANKS = str(sitekit.SEED) + os.sep
+_GUARD = {"on": False}
+
+
+def _refuse_the_users_banks(event: str, args: tuple[object, ...]) -> None:
+    # An audit hook sees every open() of this process, including those of the code under test.
+    if event == "open" and _GUARD["on"] and isinstance(args[0], str) and os.path.abspath(args[0]).startswith(_BANKS):
+        raise PermissionError(
+            f"a unit test read {args[0]}: unit tests use tests/fixtures/banks (sitekit.FIXTURE_BANKS)"
+        )
+
+
+sys.addaudithook(_refuse_the_users_banks)

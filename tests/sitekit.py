@@ -18,15 +18,18 @@ from studysite import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "banks"
+"""The user's banks: browser, site and quality tests run on them (tests marked `unit` get FIXTURE_BANKS instead)."""
+FIXTURE_BANKS = ROOT / "tests" / "fixtures" / "banks"
+"""A frozen copy of the seed banks for the fast tier: editing banks/ never breaks `make unit` or the golden files."""
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = pdf.CHROMIUM_ARGS
 
 
-def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True) -> Path:
-    """A copy of the project's banks folder to edit in a test."""
+def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True, source: Path | None = None) -> Path:
+    """A copy of the project's banks folder (or of `source`) to edit in a test."""
     dest.mkdir(parents=True, exist_ok=True)
-    for path in SEED.iterdir():
+    for path in (source or SEED).iterdir():
         if path.name.endswith(".en.txt") and not translations:
             continue
         if path.name == "slugs.lock" and not lock:
@@ -125,3 +128,56 @@ def visible_text(html: str) -> str:
 
 def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+
+
+# --- waiting for the real condition in a browser (no fixed sleeps) ---------------------------------
+
+SETTLE_JS = """async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  await frame();
+  await frame();
+  const finite = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+  await new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 }));
+}"""
+
+
+def settle(page: object) -> None:
+    """Wait until the page has painted, its CSS transitions and animations (the theme's fades) have
+    finished, and its main thread is idle: what a fixed `wait_for_timeout` used to guess at."""
+    page.evaluate(SETTLE_JS)  # type: ignore[attr-defined]
+
+
+_WATCH_SEARCH_JS = """() => {
+  const meta = document.querySelector(".md-search-result__meta");
+  const input = document.querySelector(".md-search__input");
+  window.__qaSearch = [];
+  new MutationObserver(() => {
+    window.__qaSearch.push({ text: meta.textContent, value: input.value.trim() });
+  }).observe(meta, { childList: true, characterData: true, subtree: true });
+}"""
+_SEARCH_DONE_JS = """({ busy, batch }) => {
+  const shown = window.__qaSearch;
+  const last = shown && shown[shown.length - 1];
+  if (!last || !last.text || busy.includes(last.text)) return false;
+  if (last.value !== document.querySelector(".md-search__input").value.trim()) return false;
+  const n = parseInt((last.text.match(/[0-9]+/) || ["0"])[0], 10);
+  return document.querySelectorAll(".md-search-result__list > li").length >= Math.min(n, batch);
+}"""
+_SEARCH_BUSY = ["键入以开始搜索", "正在加载搜索索引…", "Type to start searching", "Loading the search index…"]
+_SEARCH_BATCH = 10
+"""search.js's BATCH: results painted before the reader scrolls."""
+
+
+def watch_search(page: object) -> None:
+    """Before typing a query: note each status the search box shows (its count line) and the query it was for."""
+    page.evaluate(_WATCH_SEARCH_JS)  # type: ignore[attr-defined]
+
+
+def wait_for_search(page: object, timeout_ms: float = 15_000) -> None:
+    """After typing (watch_search first): wait until the search of the box's final query has painted
+    its first batch of results. overrides/assets/qa/search.js shows a count (or "no matching
+    questions") when a query's first results are in the list, never for a query a later keystroke
+    superseded; the rest of the batch follows as the texts arrive."""
+    arg = {"busy": _SEARCH_BUSY, "batch": _SEARCH_BATCH}
+    page.wait_for_function(_SEARCH_DONE_JS, arg=arg, timeout=timeout_ms)  # type: ignore[attr-defined]

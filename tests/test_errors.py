@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitekit import ROOT, build_pages, copy_banks
+from tests.sitekit import FIXTURE_BANKS, ROOT, build_pages, copy_banks
+
+pytestmark = pytest.mark.unit
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"
 
@@ -106,7 +108,7 @@ def tree_hash(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def previous_docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    banks = copy_banks(tmp_path_factory.mktemp("good") / "banks")
+    banks = copy_banks(tmp_path_factory.mktemp("good") / "banks", source=FIXTURE_BANKS)
     out = tmp_path_factory.mktemp("out") / "docs"
     assert build_pages(banks, out).returncode == 0
     return out
@@ -117,7 +119,7 @@ def test_bad_input_is_reported_and_loses_nothing(case: str, tmp_path: Path, prev
     files, expected = CASES[case]
     banks = tmp_path / "banks"
     banks.mkdir()
-    (banks / "taxonomy.yml").write_bytes((Path(__file__).parent.parent / "banks" / "taxonomy.yml").read_bytes())
+    (banks / "taxonomy.yml").write_bytes((FIXTURE_BANKS / "taxonomy.yml").read_bytes())
     if not any(name.endswith(".txt") and "." not in name[:-4] for name in files):
         (banks / "good.txt").write_text(GOOD, encoding="utf-8")
     for name, data in files.items():

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +180,7 @@ def check_problems(problems: list, allowed: set[str], max_line: int | None = Non
 # --- the parser ------------------------------------------------------------------------------
 
 
+@pytest.mark.unit
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(RANDOM_BANK, mutated(SEED_ZH), mutated(SEED_EN)))
 @example(text="标题\r\nQ: 问题？\r答案\ufeff。\n- 条目\u202e一\r\n")

@@ -1,4 +1,5 @@
-"""Golden files: the seed bank must generate exactly tests/golden/** (UPDATE_GOLDEN=1 rewrites them)."""
+"""Golden files: the fixture banks (tests/fixtures/banks) must generate exactly tests/golden/** (UPDATE_GOLDEN=1
+rewrites them); and one smoke test that the user's banks/ build."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.sitekit import build_pages, copy_banks
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
+@pytest.mark.unit
 def test_seed_bank_generates_golden_pages(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     out = tmp_path / "docs"
@@ -33,6 +37,7 @@ def test_seed_bank_generates_golden_pages(tmp_path: Path) -> None:
     assert not diffs, "generated pages differ from tests/golden (UPDATE_GOLDEN=1 to accept):\n" + "\n".join(diffs)
 
 
+@pytest.mark.unit
 def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     assert build_pages(banks, tmp_path / "a").returncode == 0
@@ -42,6 +47,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
     assert files_a == files_b
 
 
+@pytest.mark.unit
 def test_dropping_in_a_bank_adds_its_pages(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     (banks / "extra-bank.txt").write_text("额外题库\nQ: 什么是NCCL？\nNCCL是通信库。\n", encoding="utf-8")
@@ -55,6 +61,7 @@ def test_dropping_in_a_bank_adds_its_pages(tmp_path: Path) -> None:
         assert "extra-bank/index.md" in (tmp_path / "docs" / lang / "index.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.unit
 def test_deleted_question_page_disappears(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     out = tmp_path / "docs"
@@ -71,3 +78,15 @@ def test_deleted_question_page_disappears(tmp_path: Path) -> None:
     assert "该问题已删除" in page  # the URL stays, as a 'removed' page
     nav = (out / ".nav.json").read_text(encoding="utf-8")
     assert "optimizations-deepseek-v3" not in nav
+
+
+def test_the_users_banks_build_strict(tmp_path: Path) -> None:
+    """Smoke test on the real banks/ (the golden files above come from tests/fixtures/banks): every
+    bank there generates its pages in both languages with no problem, not even a warning."""
+    from tests.sitekit import SEED
+
+    proc = build_pages(copy_banks(tmp_path / "banks", source=SEED), tmp_path / "docs", "--strict")
+    assert proc.returncode == 0, proc.stderr
+    for bank in sorted(p.name.removesuffix(".txt") for p in SEED.glob("*.txt") if not p.name.endswith(".en.txt")):
+        for lang in ("", "en"):
+            assert (tmp_path / "docs" / lang / bank / "index.md").is_file(), (lang, bank)

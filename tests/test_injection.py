@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitekit import build_site, serve
+from tests.sitekit import build_site, serve, settle, wait_for_search, watch_search
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -284,7 +284,7 @@ def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, browse
                 if response is None or response.status != 200:
                     failures.append(f"{path}: HTTP {response.status if response else '?'}")
                     continue
-                page.wait_for_timeout(150)  # the theme's bundle has run; give its timers a moment
+                settle(page)  # the theme's bundle has run and its timers with it
                 for problem in page.evaluate(FIND_INJECTED):
                     failures.append(f"{path}: {problem}")
                 text = _norm(page.evaluate("() => document.body.innerText"))
@@ -313,11 +313,12 @@ def test_search_results_show_hostile_titles_literally(hostile_site: dict, browse
             for prefix in ("", "en/"):
                 page.goto(base + prefix + "hostile/")
                 page.locator("input.md-search__input").click()
+                watch_search(page)
                 page.locator("input.md-search__input").fill("hostile")
                 page.locator("input.md-search__input").dispatch_event("keyup")
                 results = page.locator(".md-search-result__list > li")
                 results.first.wait_for(timeout=15_000)
-                page.wait_for_timeout(300)
+                wait_for_search(page)
                 for problem in page.evaluate(FIND_INJECTED):
                     failures.append(f"/{prefix} search: {problem}")
                 shown = _norm(page.locator(".md-search-result__list").inner_text())

@@ -12,7 +12,9 @@ from studysite import links
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
 from studysite.model import Entry, Site
-from tests.sitekit import SEED
+from tests.sitekit import FIXTURE_BANKS as SEED
+
+pytestmark = pytest.mark.unit
 
 PD = ("multi-node-pd-disaggregation-kv-cache", "cross-sm-pd-disaggregation-af-attention")
 COMM = (

@@ -40,6 +40,7 @@ def dump(path: Path) -> str:
     return "\n".join(out) + "\n"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.txt")))
 def test_parse_fixture(name: str) -> None:
     got = dump(FIXTURES / f"{name}.txt")

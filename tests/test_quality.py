@@ -32,6 +32,7 @@ from tests.qualitykit import (
 from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+CI_WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 QUESTION = "ai-infra-3/two-batch-overlap/"
 MARKUP_SLUG = "ai-infra-3/html-b/"  # a new question's slug comes from its Chinese terms
 MARKUP_QUESTION = {
@@ -73,7 +74,7 @@ def pages_url(pages_site: Path):  # type: ignore[no-untyped-def]
 
 def test_pages_workflow_passes_actionlint() -> None:
     workflows = sorted((ROOT / ".github" / "workflows").glob("*.y*ml"))
-    assert WORKFLOW in workflows
+    assert WORKFLOW in workflows and CI_WORKFLOW in workflows
     problems = actionlint(*workflows)
     assert problems == [], "\n".join(f"{p['file']}:{p['line']}:{p['column']}: {p['message']}" for p in problems)
 
@@ -81,9 +82,10 @@ def test_pages_workflow_passes_actionlint() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "kind"),
     [
-        ("needs: address\n", "needs: adress\n", "job-needs"),  # a job that does not exist
+        ("needs: [test, address]\n", "needs: [test, adress]\n", "job-needs"),  # a job that does not exist
         ("id-token: write", "id-tokens: write", "permissions"),  # no such permission
         ("needs.address.outputs.base_url", "needs.address.outputs.baseurl", "expression"),  # no such output
+        ("actions/deploy-pages@v5", "actions/deploy-pages@v4", "action"),  # an action a major version behind
     ],
 )
 def test_actionlint_catches_a_broken_workflow(tmp_path: Path, old: str, new: str, kind: str) -> None:
@@ -96,37 +98,59 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path, old: str, new: str
 
 
 def test_pages_workflow_builds_everywhere_and_deploys_main_with_least_permissions() -> None:
+    """CI (ci.yml) runs `make test` on every push and pull request; Pages (pages.yml) runs the same
+    tests on main, then builds once (the PDF from that build) and deploys only after both."""
+    ci = yaml.safe_load(CI_WORKFLOW.read_text(encoding="utf-8"))
+    on = ci[True]  # YAML 1.1 reads the key `on` as True
+    assert on["push"] == {"branches-ignore": ["main"]} and "pull_request" in on and "workflow_call" in on
+    assert ci["permissions"] == {"contents": "read"}
+    (test,) = ci["jobs"].values()
+    assert test["runs-on"] == "ubuntu-24.04"  # a pinned image, not ubuntu-latest
+    assert [s["run"] for s in test["steps"] if s.get("name") == "make test"] == ["make test"]
+    ci_uses = {s["uses"].split("@")[0]: s for s in test["steps"] if "uses" in s}
+    assert ci_uses["actions/setup-python"]["with"]["cache"] == "pip"
+    assert ci_uses["actions/setup-node"]["with"]["cache"] == "npm"
+    assert int(ci_uses["actions/setup-node"]["with"]["node-version"]) >= 22  # Node 20 is past its end of life
+
     flow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    on = flow[True]  # YAML 1.1 reads the key `on` as True
-    assert on["push"]["branches"] == ["main"] and "pull_request" in on
+    on = flow[True]
+    assert on["push"]["branches"] == ["main"] and "pull_request" not in on
     assert flow["permissions"] == {"contents": "read"}
     jobs = flow["jobs"]
+    assert jobs["test"] == {"uses": "./.github/workflows/ci.yml"}
+    assert jobs["build"]["needs"] == ["test", "address"] and jobs["deploy"]["needs"] == "build"
     # only the deploy job may publish; the job that reads the Pages address only reads
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert jobs["address"]["permissions"] == {"pages": "read"}
     assert "permissions" not in jobs["build"]
-    assert "pull_request" in jobs["address"]["if"] and "!=" in jobs["address"]["if"]
-    assert "pull_request" in jobs["deploy"]["if"] and "refs/heads/main" in jobs["deploy"]["if"]
+    assert jobs["deploy"]["if"] == "github.ref == 'refs/heads/main'"
     assert jobs["deploy"]["concurrency"]["group"] == "pages"
     assert jobs["deploy"]["concurrency"]["cancel-in-progress"] is False
+    assert {job.get("runs-on") for name, job in jobs.items() if name != "test"} == {"ubuntu-24.04"}
     steps = jobs["build"]["steps"]
     uses = {s["uses"].split("@")[0]: s for s in steps if "uses" in s}
     assert uses["actions/setup-python"]["with"]["python-version"] == "3.11"
-    assert uses["actions/setup-node"]["with"]["node-version"] == "20"
-    assert "pull_request" in uses["actions/upload-pages-artifact"]["if"]
+    assert int(uses["actions/setup-node"]["with"]["node-version"]) >= 22
     assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
     assert [s["uses"].split("@")[0] for s in jobs["deploy"]["steps"]] == ["actions/deploy-pages"]
     assert [s["uses"].split("@")[0] for s in jobs["address"]["steps"]] == ["actions/configure-pages"]
     runs = [s.get("run", "") for s in steps]
-    site_step = next(i for i, r in enumerate(runs) if r.strip() == "make site")
+    # one build: `make pdf` builds the site and prints the PDFs from it; no separate `make site`
+    assert not [r for r in runs if "make site" in r]
     pdf_step = next(i for i, r in enumerate(runs) if r.strip() == "make pdf")
     apt_step = next(i for i, r in enumerate(runs) if "apt-get install" in r)
     url_step = next(i for i, r in enumerate(runs) if "SITE_URL=" in r)
-    assert url_step < site_step < apt_step < pdf_step
+    assert url_step < apt_step < pdf_step
     assert "chromium" in runs[apt_step] and "fonts-noto-cjk" in runs[apt_step]
+    assert steps[pdf_step]["env"]["STUDYSITE_REPO_URL"] == "${{ github.server_url }}/${{ github.repository }}"
     # the address comes from configure-pages, through an env variable (never pasted into the script)
     assert steps[url_step]["env"]["BASE_URL"] == "${{ needs.address.outputs.base_url }}"
     assert "${{" not in runs[url_step]
+
+
+def test_dependabot_watches_pip_npm_and_actions() -> None:
+    config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
+    assert sorted(u["package-ecosystem"] for u in config["updates"]) == ["github-actions", "npm", "pip"]
 
 
 def test_readme_says_how_to_turn_pages_on() -> None:

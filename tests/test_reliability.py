@@ -335,6 +335,7 @@ def _hand_built_pages(bank: Bank, slugs: tuple[str, ...], seed_site: Path, out: 
 # --- paths -----------------------------------------------------------------------------------
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "path", ["../x.md", "/etc/passwd", "a/../../x.md", "a//b.md", "./a.md", "a/b\\c.md", "a/b c.md", "", "a/\0.md"]
 )
@@ -343,6 +344,7 @@ def test_writer_refuses_unsafe_paths(path: str) -> None:
         check_path(path)
 
 
+@pytest.mark.unit
 def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
     """`mkdocs serve`'s writer: new and changed files written, unchanged ones left alone (their
     modification time is what --dirty rebuilds go by), everything else under the folder removed."""
@@ -356,7 +358,10 @@ def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
     (docs / "link.md").symlink_to(docs / "a" / "one.md")
     (docs / "dirlink").symlink_to(docs / "a", target_is_directory=True)
     (docs / "a" / ".two.md.tmp-99999").write_text("a killed write", encoding="utf-8")
-    time.sleep(0.01)
+    # Until the file system's clock has moved past the first write, a rewrite would keep the mtime.
+    probe = tmp_path / "clock"
+    while probe.write_text("x", encoding="utf-8") and probe.stat().st_mtime_ns <= max(old.values()):
+        pass
     second = {".gitignore": "*\n", "a/one.md": "1", "a/two.md": "2, changed", "e/new.md": "new"}
     assert write_tree_in_place(docs, second) == ["a/two.md", "e/new.md"]
     tree = {p.relative_to(docs).as_posix() for p in docs.rglob("*")}
@@ -365,6 +370,7 @@ def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
     assert (docs / "a" / "two.md").read_text(encoding="utf-8") == "2, changed"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", ["tags", "assets", "en", "index", "404", "search", "pagefind", "glossary"])
 def test_bank_named_like_a_site_page_is_refused(tmp_path: Path, name: str) -> None:
     banks = copy_banks(tmp_path / "banks")
@@ -375,6 +381,7 @@ def test_bank_named_like_a_site_page_is_refused(tmp_path: Path, name: str) -> No
     assert not (tmp_path / "docs").exists()
 
 
+@pytest.mark.unit
 def test_lock_cannot_publish_over_site_pages_or_outside(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     with open(banks / "slugs.lock", "a", encoding="utf-8") as lock:
@@ -396,6 +403,7 @@ def _lock_line(banks: Path, path: str) -> int:
     return next(n for n, line in enumerate(lines, start=1) if line.startswith(path + "\t"))
 
 
+@pytest.mark.unit
 def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     taxonomy = (banks / "taxonomy.yml").read_text(encoding="utf-8")
@@ -407,6 +415,7 @@ def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}
 
 
+@pytest.mark.unit
 def test_two_pages_at_one_url_is_an_error_not_an_overwrite(tmp_path: Path) -> None:
     """A tombstone and a live page at the same URL (a corrupted lock) must never silently replace each other."""
     from dataclasses import replace

@@ -22,7 +22,7 @@ from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
 from studysite.search_terms import search_terms
 from tests.qualitykit import AXE, serve_pages
-from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle, wait_for_search, watch_search
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
 PREFIX = {"zh": "", "en": "en/"}
@@ -142,7 +142,7 @@ def test_search_data_loads_only_when_the_reader_searches(seed_url: str, new_page
     page.on("request", lambda request: requests.append(request.url))
     page.goto(seed_url + path)
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    settle(page)  # the page's own scripts have run and gone idle: a search download would have started
     assert requests and not [url for url in requests if SEARCH_FILES.search(url)], requests
     page.keyboard.press("/")
     page.keyboard.type("AllReduce")
@@ -187,7 +187,8 @@ def test_an_input_method_searches_what_it_commits(seed_url: str, new_page: NewPa
     page.keyboard.press("/")
     ime = page.context.new_cdp_session(page)
     ime.send("Input.imeSetComposition", {"text": "tongxin", "selectionStart": 7, "selectionEnd": 7})
-    page.wait_for_timeout(400)
+    page.wait_for_function("() => document.querySelector('.md-search__input').value === 'tongxin'")
+    settle(page)  # the composition's input events have been handled
     assert page.input_value(".md-search__input") == "tongxin"
     assert page.inner_text(".md-search-result__meta") == "键入以开始搜索"
     ime.send("Input.insertText", {"text": "通信"})
@@ -276,9 +277,10 @@ def test_result_text_is_shown_literally(seed_url: str, new_page: NewPage) -> Non
     page.route("**/pagefind/fragment/*", poison)
     page.goto(seed_url + QUESTION)
     page.keyboard.press("/")
+    watch_search(page)
     page.keyboard.type("overlap")
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
-    page.wait_for_timeout(200)
+    wait_for_search(page)
     first = page.locator(".md-search-result__item").first
     assert first.locator("h1").inner_text().startswith('<img src=x onerror="window.__pwned=1"><b>&amp;</b>')
     assert hostile in first.locator("p").inner_text()
@@ -475,7 +477,7 @@ def test_screenshot_of_open_search(seed_url: str, new_page: NewPage, lang: str, 
     page.keyboard.type("AllReduce" if lang == "en" else "通信")
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length >= 3")
     page.mouse.move(width / 2, 65)  # over the status line: no hover tooltip or highlighted result
-    page.wait_for_timeout(500)  # Material's opening transition
+    settle(page)  # Material's opening transition
     scheme_attr = page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
     assert scheme_attr == ("slate" if scheme == "dark" else "default")
     box = page.locator(".md-search__inner").bounding_box()

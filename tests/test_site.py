@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from studysite.errors import Problems
 from studysite.model import ListBlock
 from studysite.parse import parse_bank
 from studysite.translations import parse_translation
-from tests.sitekit import SEED, normalise, visible_text
+from tests.sitekit import ROOT, SEED, build_site, copy_banks, normalise, visible_text
 
 
 def _lines(bank_file: Path, lang: str) -> list[tuple[str, list[str]]]:
@@ -62,3 +64,96 @@ def test_no_third_party_urls_in_built_pages(seed_site: Path) -> None:
         html = re.sub(r'<div role="note" class="qa-note.*?</div>', "", html, flags=re.S)
         for url in re.findall(r'(?:src|href)="(https?://[^"]+)"', html):
             assert url.startswith("http://127.0.0.1:8000/"), f"{page}: {url}"
+
+
+def test_built_site_has_search_in_both_languages(seed_site: Path) -> None:
+    """Pagefind ran through its npm launcher and indexed the question pages of each language."""
+    import json
+
+    from studysite.verify import check_search
+
+    assert check_search(seed_site, ["zh", "en"]) == []
+    entry = json.loads((seed_site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert {lang: entry["languages"][lang]["page_count"] for lang in ("zh", "en")} == {"zh": 14, "en": 14}
+
+
+def test_search_check_fails_when_an_index_or_the_script_is_missing(seed_site: Path, tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from studysite.verify import check_search
+
+    site = tmp_path / "site"
+    shutil.copytree(seed_site / "pagefind", site / "pagefind")
+    entry_file = site / "pagefind" / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    del entry["languages"]["en"]
+    entry_file.write_text(json.dumps(entry), encoding="utf-8")
+    (site / "pagefind" / "pagefind.js").unlink()
+    problems = [str(p) for p in check_search(site, ["zh", "en"])]
+    assert any("pagefind.js: missing" in p for p in problems), problems
+    assert any("no search index for language `en`" in p for p in problems), problems
+    shutil.rmtree(site / "pagefind")
+    assert any("no search index" in str(p) for p in check_search(site, ["zh"]))
+
+
+def test_a_build_without_pagefind_fails_instead_of_shipping_no_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGEFIND_BINARY", str(tmp_path / "no-such-pagefind"))
+    with pytest.raises(AssertionError) as failed:
+        build_site(copy_banks(tmp_path / "banks"), tmp_path)
+    assert "Pagefind is not installed" in str(failed.value)
+    assert "Traceback" not in str(failed.value)
+
+
+def _our_assets(html: str) -> tuple[list[str], list[str]]:
+    """The scripts and stylesheets of ours a page loads (assets/qa/); not the theme's, not bank data (nav.js)."""
+    import re
+
+    scripts = re.findall(r'<script\b[^>]*\bsrc="([^"]*assets/qa/[^"]+)"', html)
+    sheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="([^"]*assets/qa/[^"]+)"', html)
+    return scripts, sheets
+
+
+def test_a_question_page_loads_at_most_two_of_our_scripts_and_two_stylesheets(seed_site: Path) -> None:
+    import re
+
+    for prefix in ("", "en/"):
+        for path in _slugs():
+            html = (seed_site / prefix / path / "index.html").read_text(encoding="utf-8")
+            scripts, sheets = _our_assets(html)
+            assert len(scripts) <= 2 and len(sheets) <= 2, (prefix + path, scripts, sheets)
+            assert [s.rsplit("/", 1)[1] for s in scripts] == ["question.min.js", "offline.js"]
+            assert [s.rsplit("/", 1)[1] for s in sheets] == ["question.min.css"]
+            # the bundle is deferred: it never holds up the first paint
+            assert re.search(r'<script src="[^"]*question\.min\.js" defer>', html), prefix + path
+        home = (seed_site / prefix / "index.html").read_text(encoding="utf-8")
+        assert [s.rsplit("/", 1)[1] for s in _our_assets(home)[0]] == ["page.min.js", "offline.js"]
+
+
+def test_bundles_are_minified_with_source_maps_of_every_member(seed_site: Path) -> None:
+    """What studysite/bundles.yml lists is in its bundle (in order, minified), and only there."""
+    import json
+
+    from studysite.bundles import load_bundles
+
+    for prefix in ("", "en/"):
+        out = seed_site / prefix / "assets" / "qa"
+        for bundle in load_bundles():
+            for ext, members in (("js", bundle.js), ("css", bundle.css)):
+                code = (out / f"{bundle.kind}.min.{ext}").read_text(encoding="utf-8")
+                source_map = json.loads((out / f"{bundle.kind}.min.{ext}.map").read_text(encoding="utf-8"))
+                sources = [s for s in source_map["sources"] if s.startswith("overrides/")]
+                assert sources == [f"overrides/assets/qa/{name}" for name in members], (bundle.kind, ext)
+                assert all((ROOT / s).is_file() for s in sources)
+                assert code.rstrip().endswith(
+                    f"sourceMappingURL={bundle.kind}.min.{ext}.map */"
+                    if ext == "css"
+                    else f"sourceMappingURL={bundle.kind}.min.{ext}.map"
+                )
+                longest = max(len(line) for line in code.splitlines())
+                size = sum((ROOT / s).stat().st_size for s in sources)
+                assert len(code) < 0.75 * size and longest > 1000, "not minified"
+                for name in members:  # the theme's copy of a bundled file is not published
+                    assert not (out / name).exists(), prefix + name

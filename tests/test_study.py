@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve
+from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve, settle
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -435,7 +436,7 @@ def test_shortcuts_do_nothing_while_typing_in_the_search_box(browser: Any, seed_
         page.keyboard.press("/")  # Material's own key opens its search and focuses the box
         assert page.evaluate("document.activeElement.tagName") == "INPUT"
         page.keyboard.type("a12ujkrq?")
-        page.wait_for_timeout(300)  # a shortcut that fired would have navigated or marked by now
+        settle(page)  # every key's handlers have run: a shortcut that fired would have navigated or marked
         assert page.url == qurl(seed_url, "zh", q)
         assert page.evaluate("document.activeElement.value") == "a12ujkrq?"
         assert stored_marks(page) == {}
@@ -459,7 +460,7 @@ def test_help_overlay_lists_the_shortcuts(browser: Any, seed_url: str, data: dic
         assert sorted(ours) == sorted(["A", "1", "2", "3", "4", "U", "Q", "J", "K", "R", "?"])
         assert not set(ours) & {"F", "S", "/", "N", "P", ",", "."}, "a shortcut clashes with Material's"
         page.keyboard.press("Escape")
-        assert page.locator("dialog.qa-help").count() == 0
+        expect(page.locator("dialog.qa-help")).to_have_count(0)  # waits: the dialog closes, then goes
 
 
 def test_random_question_button_and_key(browser: Any, seed_url: str, data: dict) -> None:
@@ -526,7 +527,7 @@ def test_screenshots_of_every_widget(browser: Any, seed_url: str, data: dict, sc
             if target is not None:
                 target.scroll_into_view_if_needed()
                 page.evaluate("window.scrollBy(0, -80)")
-            page.wait_for_timeout(50)
+            settle(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
             page.screenshot(path=str(ARTIFACTS / f"study-{name}-{device}-{scheme}.png"))

@@ -177,6 +177,7 @@ def test_decks_are_byte_identical_across_builds(tmp_path: Path, seed_model: Site
             assert (tmp_path / path.relative_to(seed_decks)).read_bytes() == path.read_bytes(), path
 
 
+@pytest.mark.unit
 def test_rebuilt_deck_after_an_edit_keeps_guids_and_changes_only_that_note(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     before_site, _ = site_model(banks)
@@ -203,6 +204,7 @@ def test_rebuilt_deck_after_an_edit_keeps_guids_and_changes_only_that_note(tmp_p
     assert "减少梯度同步的次数" in b_zh.notes[edited].fields[1]
 
 
+@pytest.mark.unit
 def test_untranslated_bank_decks_show_the_chinese_and_say_so(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks", translations=False)
     site, _ = site_model(banks)
@@ -279,6 +281,7 @@ def test_csv_cells_never_start_a_formula(tmp_path: Path) -> None:
     assert any(n.fields[0].startswith('<div lang="zh">=HYPERLINK(') for n in deck.notes.values())
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("first", ["=", "+", "-", "@", "\t", "\r"])
 def test_spreadsheet_text_guards_every_formula_start(first: str) -> None:
     assert spreadsheet_text(f"{first}1+1") == f"'{first}1+1"
@@ -299,6 +302,7 @@ def test_collections_are_genankis_own_bytes(seed_model: Site) -> None:
             conn.close()
 
 
+@pytest.mark.unit
 def test_answer_text_writes_lists_as_plain_lines() -> None:
     items = tuple(ListItem(text, (5 + i,), (text,)) for i, text in enumerate(["甲", "乙"]))
     q = Question("问？", (LeadIn("步骤：", 3), ListBlock(True, 3, items), ListBlock(False, 1, items)), 2, 0)
@@ -356,6 +360,7 @@ terms:
 """
 
 
+@pytest.mark.unit
 def test_glossary_errors_name_file_line_and_field(tmp_path: Path) -> None:
     path = tmp_path / "glossary.yml"
     path.write_text(BAD_GLOSSARY, encoding="utf-8")
@@ -376,6 +381,7 @@ def test_glossary_errors_name_file_line_and_field(tmp_path: Path) -> None:
     assert [t.id for t in terms] == []  # Beta is not claimed (its term was invalid), but X is too short
 
 
+@pytest.mark.unit
 def test_spelling_claimed_by_two_terms_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "glossary.yml"
     path.write_text(

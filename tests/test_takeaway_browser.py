@@ -20,7 +20,7 @@ from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
 from studysite.glossary import tooltip
 from studysite.model import Site
-from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle
 
 SHOTS = ARTIFACTS / "takeaway"
 PUBLIC = "https://octo.github.io/ai-infra/"
@@ -107,7 +107,7 @@ def test_hovering_a_term_shows_its_translation_and_definition(
     assert tip.inner_text().strip() == tooltip(term, lang)  # type: ignore[arg-type]
     other = term.names["en" if lang == "zh" else "zh"]
     assert other in tip.inner_text()
-    page.wait_for_timeout(400)  # the theme fades tooltips in
+    settle(page)  # the theme fades tooltips in
     page.screenshot(path=str(shots / f"tooltip-{lang}-desktop-light.png"))
     page.mouse.move(0, 0)
     tip.wait_for(state="hidden", timeout=5000)
@@ -128,7 +128,7 @@ def test_tapping_a_term_on_a_phone_shows_the_tooltip_in_dark_mode(
     box = tip.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1
     _no_overflow(page)
-    page.wait_for_timeout(400)
+    settle(page)
     page.screenshot(path=str(shots / "tooltip-zh-phone-dark.png"))
 
 
