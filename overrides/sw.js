@@ -129,7 +129,11 @@ async function precache() {
   }
   const sameBytes = new Map(); // hash -> Promise<[bytes, type]>: identical files (both languages' assets) load once
   const store = async (f, mustHave) => {
-    if (!sameBytes.has(f.hash)) sameBytes.set(f.hash, reuse(f, sources).then((got) => got || (mustHave ? download(f) : null)));
+    if (!sameBytes.has(f.hash))
+      sameBytes.set(
+        f.hash,
+        reuse(f, sources).then((got) => got || (mustHave ? download(f) : null)),
+      );
     const got = await sameBytes.get(f.hash);
     if (got) await cache.put(ROOT + f.url, stored(got[0], got[1]));
   };
@@ -242,7 +246,9 @@ function stored(bytes, type) {
 
 async function sha(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, 16);
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, 16);
 }
 
 async function pool(tasks) {

@@ -40,12 +40,12 @@
     var path = key(input);
     var args = arguments;
     var self = this;
-    if (path !== null && Object.prototype.hasOwnProperty.call(data, path)) {
+    if (path !== null && Object.hasOwn(data, path)) {
       return Promise.resolve(reply(data[path], "application/json"));
     }
     if (path !== null && /\/$/.test(path)) {
       return loadAnswers().then(function (pages) {
-        if (Object.prototype.hasOwnProperty.call(pages, path)) return reply(pages[path], "text/html");
+        if (Object.hasOwn(pages, path)) return reply(pages[path], "text/html");
         return real.apply(self, args);
       });
     }

@@ -65,7 +65,7 @@
     function (event) {
       if (event.target === search || event.target === drawer) closedStaysOut();
     },
-    true
+    true,
   );
   [overlaySearch, drawerNav].forEach(function (query) {
     if (query.addEventListener) query.addEventListener("change", closedStaysOut);
@@ -79,7 +79,7 @@
     function (event) {
       if (event.key === "?" && !document.querySelector("dialog[open]")) opener = document.activeElement;
     },
-    true
+    true,
   );
   document.addEventListener(
     "close",
@@ -92,7 +92,7 @@
         });
       }
     },
-    true
+    true,
   );
 
   // Downloads (decks, CSV, PDF, the zip) are not kept offline: when the site cannot be reached, say so
@@ -139,13 +139,13 @@
             : "";
       if (message) field.setCustomValidity(message);
     },
-    true
+    true,
   );
   document.addEventListener(
     "input",
     function (event) {
       if (event.target && event.target.type === "number") event.target.setCustomValidity("");
     },
-    true
+    true,
   );
 })();

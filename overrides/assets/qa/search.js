@@ -83,7 +83,7 @@
         function (v) {
           loadedVersion = v;
         },
-        function () {} // unknown: stale() then says no, and search works as before
+        function () {}, // unknown: stale() then says no, and search works as before
       );
       engine = Promise.all([import(bundle.href + "pagefind.js"), version])
         .then(function (both) {
@@ -219,7 +219,7 @@
       },
       function () {
         return false; // offline, say: the loaded index is the best there is
-      }
+      },
     );
   }
 
@@ -246,7 +246,7 @@
         if (quoted) return { results: all, checked: 0 };
         var exact = both[1].results;
         return { results: phraseFirst(all, exact), checked: Math.min(exact.length, LITERAL_CHECKS) };
-      }
+      },
     );
   }
 
@@ -320,7 +320,7 @@
             literal[from + i] = from + i < checked && has(page, q);
             paint();
           });
-        })
+        }),
       );
     }
 
@@ -374,7 +374,7 @@
         }),
         all.filter(function (r) {
           return !phrase[r.id];
-        })
+        }),
       );
   }
 
@@ -389,7 +389,7 @@
       return Promise.all(
         head.map(function (result) {
           return result.data();
-        })
+        }),
       ).then(function (pages) {
         return head.filter(function (result, i) {
           return has(pages[i], q);
@@ -410,7 +410,7 @@
     var done = Promise.all(
       batch.map(function (result) {
         return result.data();
-      })
+      }),
     ).then(function (pages) {
       if (mine !== generation) return;
       if (fresh) {
@@ -433,7 +433,8 @@
   function item(page, q) {
     var marks = marksFor(q, original(page));
     var glossary = page.meta && page.meta.qa_kind === "glossary";
-    if (!glossary) return entry(page.url, (page.meta && page.meta.title) || page.url, teaser(page, marks, "qa-answer"), marks);
+    if (!glossary)
+      return entry(page.url, (page.meta && page.meta.title) || page.url, teaser(page, marks, "qa-answer"), marks);
     var out = document.createDocumentFragment();
     terms(page, q).forEach(function (sub) {
       var node = entry(sub.url, sub.title, teaser(page, marks, sub.anchor.id), marks);
@@ -468,9 +469,13 @@
     var all = sections.filter(function (s) {
       return s.n === words.length;
     });
-    return (all.length ? all : sections.filter(function (s) {
-      return s.n > 0;
-    }))
+    return (
+      all.length
+        ? all
+        : sections.filter(function (s) {
+            return s.n > 0;
+          })
+    )
       .sort(function (a, b) {
         return b.named - a.named || a.i - b.i;
       })
@@ -495,7 +500,9 @@
 
   /* Each typed word occurs in the page's text (see wordPatterns()). */
   function hasWords(page, q) {
-    var text = original(page).replace(/\u200B/g, "").toLowerCase();
+    var text = original(page)
+      .replace(/\u200B/g, "")
+      .toLowerCase();
     return wordPatterns(q).every(function (re) {
       return re.test(text);
     });

@@ -97,7 +97,7 @@
           if (code === "site") status.textContent = t("site", { file: file.name, site: e.site });
           else if (code === "quota" || code === "unavailable") status.textContent = t(code);
           else status.textContent = t("bad", { file: file.name });
-        }
+        },
       );
   }
 
@@ -121,7 +121,13 @@
     el("div", { class: "qa-panel__title", text: t("title") }),
     el("p", { class: "qa-panel__hint", text: t("about") }),
     el("div", { class: "qa-backup__actions" }, [
-      el("button", { type: "button", class: "qa-button", "data-qa-action": "export", text: t("export"), onclick: exportFile }),
+      el("button", {
+        type: "button",
+        class: "qa-button",
+        "data-qa-action": "export",
+        text: t("export"),
+        onclick: exportFile,
+      }),
       el("button", {
         type: "button",
         class: "qa-button",
@@ -140,6 +146,6 @@
       }),
       picker,
     ]),
-    status
+    status,
   );
 })();

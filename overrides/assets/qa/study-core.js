@@ -20,7 +20,7 @@
   function strings(dict) {
     var table = dict[lang] || dict.zh;
     return function (key, values) {
-      var text = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : key;
+      var text = Object.hasOwn(table, key) ? table[key] : key;
       return String(text).replace(/\{(\w+)\}/g, function (all, name) {
         return values && name in values ? values[name] : all;
       });
@@ -188,7 +188,7 @@
             onGrade(g);
           },
         },
-        [el("span", { class: "qa-grade__label" }, [gradeText("g" + g), " ", kbd(String(g))]), whens[g]]
+        [el("span", { class: "qa-grade__label" }, [gradeText("g" + g), " ", kbd(String(g))]), whens[g]],
       );
     });
     return {

@@ -125,8 +125,8 @@
           [row(["f", "s", "/"], t("search"))].concat(
             !document.querySelector("link[rel=prev], link[rel=next]")
               ? []
-              : [row(["p", "n"], t(document.querySelector(".qa-pager") ? "questions" : "pages"))]
-          )
+              : [row(["p", "n"], t(document.querySelector(".qa-pager") ? "questions" : "pages"))],
+          ),
         ),
         S.el("p", { class: "qa-help__note", text: t("note") }),
         close,

@@ -29,7 +29,8 @@
       qrTitle: "用手机扫描二维码",
       qrHint: "用手机相机扫描，在手机上打开链接并确认合并。",
       qrDense: "这个二维码很密，有些手机可能扫不出来；扫不出时请改用复制链接或下载文件。",
-      qrTooBig: "这个链接有 {chars} 个字符，超出二维码的容量（最多约 {max} 个字符）。请复制链接发送到手机，或下载进度文件后在另一台设备上导入。",
+      qrTooBig:
+        "这个链接有 {chars} 个字符，超出二维码的容量（最多约 {max} 个字符）。请复制链接发送到手机，或下载进度文件后在另一台设备上导入。",
       close: "关闭",
       unsupported: "这个浏览器不支持压缩（CompressionStream），无法生成或打开进度链接；请改用进度文件。",
       incomingTitle: "合并来自进度链接的进度？",
@@ -59,24 +60,32 @@
       linkLabel: "Progress link",
       qrTitle: "Scan with your phone",
       qrHint: "Scan it with your phone's camera, open the link there and confirm the merge.",
-      qrDense: "This code is dense and some phones cannot read it from a screen; if yours cannot, copy the link or download the file instead.",
-      qrTooBig: "This link has {chars} characters, more than a QR code holds (about {max} at most). Send the link to your phone, or download a progress file and import it on the other device.",
+      qrDense:
+        "This code is dense and some phones cannot read it from a screen; if yours cannot, copy the link or download the file instead.",
+      qrTooBig:
+        "This link has {chars} characters, more than a QR code holds (about {max} at most). Send the link to your phone, or download a progress file and import it on the other device.",
       close: "Close",
-      unsupported: "This browser cannot compress (CompressionStream), so it cannot make or open progress links; use a progress file instead.",
+      unsupported:
+        "This browser cannot compress (CompressionStream), so it cannot make or open progress links; use a progress file instead.",
       incomingTitle: "Merge the progress from this link?",
-      incoming: "This link brings progress on {cards} cards: {reviews} reviews, {notes} notes, {suspended} suspended cards.",
+      incoming:
+        "This link brings progress on {cards} cards: {reviews} reviews, {notes} notes, {suspended} suspended cards.",
       incomingNew: "{newCards} of the cards have no record in this browser yet, and {newReviews} reviews are not here.",
       incomingSame: "This browser already has all of these reviews.",
-      incomingSafe: "Merging only adds: every review, note and suspension already here is kept (for a card's note and suspension the newer one wins).",
+      incomingSafe:
+        "Merging only adds: every review, note and suspension already here is kept (for a card's note and suspension the newer one wins).",
       merge: "Merge",
       cancel: "Don't merge",
       merged: "Progress link merged: {kept} cards saved.",
       mergedDropped: "Progress link merged: {kept} cards saved, {dropped} invalid entries ignored.",
       cancelled: "Not merged: the progress in this browser is unchanged.",
       bad: "This progress link is damaged or incomplete (perhaps cut off when it was copied); nothing was merged.",
-      quota: "The browser's storage is full, so the merge could not be saved; the progress here is unchanged. The link is still in the address bar: open it again after freeing some space.",
-      unavailable: "This browser does not let the site store data (a private mode?), so nothing could be merged; the progress here is unchanged.",
-      otherSite: "The progress in this link belongs to another site, so it was not merged; the progress here is unchanged.",
+      quota:
+        "The browser's storage is full, so the merge could not be saved; the progress here is unchanged. The link is still in the address bar: open it again after freeing some space.",
+      unavailable:
+        "This browser does not let the site store data (a private mode?), so nothing could be merged; the progress here is unchanged.",
+      otherSite:
+        "The progress in this link belongs to another site, so it was not merged; the progress here is unchanged.",
     },
   });
 
@@ -97,7 +106,7 @@
       }),
     ]),
     output,
-    status
+    status,
   );
   if (!supported) output.before(el("p", { class: "qa-panel__hint", text: t("unsupported") }));
   // opened as a page, or pasted into the address bar of this page already open (only the # changes)
@@ -105,7 +114,8 @@
   received();
 
   function received() {
-    if (location.hash.indexOf(PREFIX) === 0 && !document.querySelector("[data-qa-merge]")) receive(location.hash.slice(PREFIX.length));
+    if (location.hash.indexOf(PREFIX) === 0 && !document.querySelector("[data-qa-merge]"))
+      receive(location.hash.slice(PREFIX.length));
   }
 
   function makeLink() {
@@ -157,7 +167,7 @@
             },
           }),
           fileButton(),
-        ])
+        ]),
       );
       output.hidden = false;
       status.textContent = "";
@@ -173,7 +183,8 @@
     var failed = function () {
       status.textContent = t("copyFailed");
     };
-    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(box.value).then(done, failed);
+    if (navigator.clipboard && navigator.clipboard.writeText)
+      navigator.clipboard.writeText(box.value).then(done, failed);
     else failed();
   }
 
@@ -205,7 +216,11 @@
     var body = el("div", { class: "qa-qr__code", "data-qa-qr": "" });
     var close = el("button", { type: "button", class: "qa-button", text: t("close") });
     var box = el("dialog", { class: "qa-help qa-qr", "aria-labelledby": "qa-qr-title" }, [
-      el("div", { class: "qa-help__inner md-typeset" }, [el("h2", { id: "qa-qr-title", text: t("qrTitle") }), body, close]),
+      el("div", { class: "qa-help__inner md-typeset" }, [
+        el("h2", { id: "qa-qr-title", text: t("qrTitle") }),
+        body,
+        close,
+      ]),
     ]);
     close.addEventListener("click", function () {
       box.close();
@@ -237,14 +252,15 @@
       // the library's own markup (numbers and paths only; the link is not in it)
       picture.innerHTML = svg;
       body.replaceChildren(picture, el("p", { class: "qa-panel__hint", text: t("qrHint") }));
-      if (link.length > QR_EASY) body.appendChild(el("p", { class: "qa-panel__hint", "data-qa-qr-dense": "", text: t("qrDense") }));
+      if (link.length > QR_EASY)
+        body.appendChild(el("p", { class: "qa-panel__hint", "data-qa-qr-dense": "", text: t("qrDense") }));
     });
   }
 
   function tooBig(body, link) {
     body.replaceChildren(
       el("p", { "data-qa-qr-too-big": "", text: t("qrTooBig", { chars: link.length, max: QR_MAX }) }),
-      fileButton()
+      fileButton(),
     );
   }
 
@@ -256,7 +272,8 @@
     }
     decode(code)
       .then(function (doc) {
-        if (!doc || doc.format !== "qa-study-progress" || typeof doc.cards !== "object" || !doc.cards) throw new Error("format");
+        if (!doc || doc.format !== "qa-study-progress" || typeof doc.cards !== "object" || !doc.cards)
+          throw new Error("format");
         confirmMerge(doc);
       })
       .catch(function () {
@@ -274,8 +291,18 @@
     }
     var incoming = counts(doc);
     var fresh = news(doc, store.snapshot());
-    var mergeButton = el("button", { type: "button", class: "qa-button qa-button--primary", "data-qa-action": "merge-link", text: t("merge") });
-    var cancelButton = el("button", { type: "button", class: "qa-button", "data-qa-action": "cancel-link", text: t("cancel") });
+    var mergeButton = el("button", {
+      type: "button",
+      class: "qa-button qa-button--primary",
+      "data-qa-action": "merge-link",
+      text: t("merge"),
+    });
+    var cancelButton = el("button", {
+      type: "button",
+      class: "qa-button",
+      "data-qa-action": "cancel-link",
+      text: t("cancel"),
+    });
     var box = el("dialog", { class: "qa-help qa-merge", "aria-labelledby": "qa-merge-title", "data-qa-merge": "" }, [
       el("div", { class: "qa-help__inner md-typeset" }, [
         el("h2", { id: "qa-merge-title", text: t("incomingTitle") }),
@@ -322,7 +349,7 @@
           status.setAttribute("role", "alert");
           // quota/unavailable: the link stays in the address bar, to try again
           status.textContent = t({ quota: "quota", format: "bad", site: "otherSite" }[code] || "unavailable");
-        }
+        },
       );
   }
 

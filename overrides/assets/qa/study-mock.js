@@ -252,7 +252,7 @@
               summaryView(last, false);
             },
           }),
-        ])
+        ]),
       );
     }
     show(view);
@@ -274,7 +274,14 @@
               return data.bySlug[slug];
             })
             .filter(Boolean);
-          run = { questions: questions, i: Math.min(saved.i, questions.length), items: saved.items, started: saved.started, tags: saved.tags || [], answers: {} };
+          run = {
+            questions: questions,
+            i: Math.min(saved.i, questions.length),
+            items: saved.items,
+            started: saved.started,
+            tags: saved.tags || [],
+            answers: {},
+          };
           run.resumeRevealed = saved.revealed;
           if (run.i < run.questions.length) questionView();
           else finish();
@@ -333,16 +340,24 @@
     var steps = el("span", { class: "qa-mock__steps", "aria-hidden": "true" });
     run.questions.forEach(function (other, k) {
       var item = run.items[k];
-      steps.appendChild(el("span", { class: "qa-mock__step" + (item ? " qa-mock__step--" + item.grade : k === run.i ? " qa-mock__step--now" : "") }));
+      steps.appendChild(
+        el("span", {
+          class: "qa-mock__step" + (item ? " qa-mock__step--" + item.grade : k === run.i ? " qa-mock__step--now" : ""),
+        }),
+      );
     });
     var title = el("h2", { class: "qa-mock__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-mock__answer", hidden: true, "aria-live": "polite" });
-    var revealButton = el("button", {
-      type: "button",
-      class: "qa-button qa-button--primary",
-      "aria-keyshortcuts": "A",
-      onclick: reveal,
-    }, [t("reveal"), " ", S.kbd("A")]);
+    var revealButton = el(
+      "button",
+      {
+        type: "button",
+        class: "qa-button qa-button--primary",
+        "aria-keyshortcuts": "A",
+        onclick: reveal,
+      },
+      [t("reveal"), " ", S.kbd("A")],
+    );
     var think = el("div", { class: "qa-cover qa-mock__think" }, [el("p", { text: t("think") }), revealButton]);
     var gradeBar = el(
       "div",
@@ -360,31 +375,35 @@
                 grade(g);
               },
             },
-            [t(g), " ", S.kbd(String(k + 1))]
+            [t(g), " ", S.kbd(String(k + 1))],
           );
-        })
-      )
-    );
-    var view = el("section", { class: "qa-mock__run", "aria-label": t("progress", { i: run.i + 1, n: run.questions.length }) }, [
-      el("div", { class: "qa-mock__head" }, [
-        el("span", { class: "qa-mock__progress", text: t("progress", { i: run.i + 1, n: run.questions.length }) }),
-        timer,
-        total,
-        el("button", { type: "button", class: "qa-link qa-mock__end", text: t("end"), onclick: finish }),
-      ]),
-      steps,
-      el(
-        "p",
-        { class: "qa-mock__tags-line" },
-        tagNames(q).map(function (name) {
-          return el("span", { class: "qa-chip qa-chip--small", text: name });
-        })
+        }),
       ),
-      title,
-      think,
-      answerBox,
-      gradeBar,
-    ]);
+    );
+    var view = el(
+      "section",
+      { class: "qa-mock__run", "aria-label": t("progress", { i: run.i + 1, n: run.questions.length }) },
+      [
+        el("div", { class: "qa-mock__head" }, [
+          el("span", { class: "qa-mock__progress", text: t("progress", { i: run.i + 1, n: run.questions.length }) }),
+          timer,
+          total,
+          el("button", { type: "button", class: "qa-link qa-mock__end", text: t("end"), onclick: finish }),
+        ]),
+        steps,
+        el(
+          "p",
+          { class: "qa-mock__tags-line" },
+          tagNames(q).map(function (name) {
+            return el("span", { class: "qa-chip qa-chip--small", text: name });
+          }),
+        ),
+        title,
+        think,
+        answerBox,
+        gradeBar,
+      ],
+    );
     run.view = { timer: timer, total: total, think: think, answerBox: answerBox, gradeBar: gradeBar };
     tick();
     stopTicker();
@@ -420,14 +439,16 @@
     v.think.hidden = true;
     v.answerBox.hidden = false;
     v.answerBox.replaceChildren(el("p", { class: "qa-panel__hint", text: t("loading") }));
-    var link = el("p", { class: "qa-mock__open" }, [el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" })]);
+    var link = el("p", { class: "qa-mock__open" }, [
+      el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" }),
+    ]);
     loadAnswer(q).then(
       function (answer) {
         if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(answer, link);
       },
       function () {
         if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
-      }
+      },
     );
     v.gradeBar.hidden = false;
     persist();
@@ -557,7 +578,7 @@
             el("td", { text: String(row.partly) }),
             el("td", { text: String(row.dont) }),
           ]);
-        })
+        }),
       ),
     ]);
     var weakRows = rows.filter(function (row) {
@@ -640,6 +661,6 @@
     function () {
       // Without the question data (e.g. a copy opened from file://) there is nothing to draw from.
       host.textContent = t("failed");
-    }
+    },
   );
 })();

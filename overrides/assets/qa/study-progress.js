@@ -117,7 +117,7 @@
     return el(
       "span",
       { class: "qa-meter" + (compact ? " qa-meter--compact" : ""), "data-qa-learned": s.learned, "data-qa-due": s.due },
-      [bar, el("span", { class: "qa-meter__text", text: parts.join(" · ") })]
+      [bar, el("span", { class: "qa-meter__text", text: parts.join(" · ") })],
     );
   }
 
@@ -125,7 +125,8 @@
     var st = stateOf(q);
     var out = el("span", { class: "qa-badges" });
     var names = { learned: "✓ " + t("badgeLearned"), due: "↻ " + t("badgeDue"), suspended: t("badgeSuspended") };
-    if (names[st.state]) out.appendChild(el("span", { class: "qa-badge qa-badge--" + st.state, text: names[st.state] }));
+    if (names[st.state])
+      out.appendChild(el("span", { class: "qa-badge qa-badge--" + st.state, text: names[st.state] }));
     if (st.changed) out.appendChild(el("span", { class: "qa-badge qa-badge--changed", text: t("badgeChanged") }));
     return out;
   }
@@ -170,7 +171,7 @@
             onPick(f);
           },
         },
-        [t(f), " ", counts[f]]
+        [t(f), " ", counts[f]],
       );
       group.appendChild(buttons[f]);
     });
@@ -257,8 +258,8 @@
             sec.items.map(function (item) {
               return item.q;
             }),
-            true
-          )
+            true,
+          ),
         );
         var shown = 0;
         sec.items.forEach(function (item) {
@@ -330,7 +331,7 @@
         el("span", { text: t("quiz") }),
       ]),
       toggle,
-      list
+      list,
     );
     function render() {
       rows.forEach(function (row) {
@@ -354,7 +355,7 @@
             el("a", { href: S.url(q.url), text: q.title }),
             stateOf(q).changed ? el("span", { class: "qa-badge qa-badge--changed", text: t("badgeChanged") }) : null,
           ]);
-        })
+        }),
       );
     }
     store.onChange(render);
@@ -401,6 +402,6 @@
       Array.prototype.forEach.call(panels, function (panel) {
         panel.hidden = true;
       });
-    }
+    },
   );
 })();

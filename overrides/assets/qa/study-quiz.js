@@ -133,16 +133,20 @@
   ]);
 
   // --- the cover shown in place of a hidden answer -------------------------------------------
-  var reveal = el("button", {
-    type: "button",
-    class: "qa-button qa-button--primary",
-    "aria-controls": "qa-answer",
-    "aria-keyshortcuts": "A",
-    onclick: function () {
-      setHidden(false);
-      answer.focus({ preventScroll: true });
+  var reveal = el(
+    "button",
+    {
+      type: "button",
+      class: "qa-button qa-button--primary",
+      "aria-controls": "qa-answer",
+      "aria-keyshortcuts": "A",
+      onclick: function () {
+        setHidden(false);
+        answer.focus({ preventScroll: true });
+      },
     },
-  }, [t("show"), " ", S.kbd("A")]);
+    [t("show"), " ", S.kbd("A")],
+  );
   var cover = el("div", { class: "qa-cover qa-cover--page" }, [el("p", { text: t("cover") }), reveal]);
 
   // --- the grades below the answer ------------------------------------------------------------
@@ -238,9 +242,12 @@
   function grade(g) {
     if (hidden()) return; // grade what you saw: reveal first
     var entry;
-    if (!attempt(function () {
-      entry = store.grade(slug, g, hash);
-    })) return;
+    if (
+      !attempt(function () {
+        entry = store.grade(slug, g, hash);
+      })
+    )
+      return;
     undoTo = entry;
     var c = scheduled() ? store.card(slug) : null;
     statusText.textContent = c
@@ -254,9 +261,12 @@
   function undo() {
     if (undoTo === undefined) return;
     var entry = undoTo;
-    if (!attempt(function () {
-      store.undo(slug, entry);
-    })) return;
+    if (
+      !attempt(function () {
+        store.undo(slug, entry);
+      })
+    )
+      return;
     undoTo = undefined;
     statusText.textContent = t("undone");
     undoButton.hidden = true;
@@ -266,9 +276,12 @@
   function saveNote() {
     clearTimeout(noteTimer);
     if (noteBox.value === store.note(slug)) return;
-    if (attempt(function () {
-      store.setNote(slug, noteBox.value);
-    })) noteStatus.textContent = t("noteSaved");
+    if (
+      attempt(function () {
+        store.setNote(slug, noteBox.value);
+      })
+    )
+      noteStatus.textContent = t("noteSaved");
   }
 
   var ready = false;
@@ -296,7 +309,9 @@
     pill.className = "qa-pill qa-pill--" + kind;
     pill.setAttribute("data-qa-card", kind);
     pill.textContent =
-      kind === "later" ? t("pillLater", { when: S.interval(c.due - now) }) : t("pill" + kind.charAt(0).toUpperCase() + kind.slice(1));
+      kind === "later"
+        ? t("pillLater", { when: S.interval(c.due - now) })
+        : t("pill" + kind.charAt(0).toUpperCase() + kind.slice(1));
     if (c.last) pill.title = t("lastOn", { date: new Date(c.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") });
     else pill.removeAttribute("title");
     grades.show(store.preview(slug, now), now);
@@ -339,5 +354,9 @@
     ready = true;
     render();
   });
-  S.quiz = { reveal: function () { setHidden(false); } };
+  S.quiz = {
+    reveal: function () {
+      setHidden(false);
+    },
+  };
 })();

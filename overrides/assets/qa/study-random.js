@@ -33,7 +33,7 @@
       },
       function () {
         window.alert(t("failed"));
-      }
+      },
     );
   }
 

@@ -101,11 +101,15 @@
     view = null;
     var saved = store.session("review");
     var filter = (saved && saved.lastFilter) || {};
-    var bankSelect = el("select", { id: "qa-review-bank", onchange: update }, [el("option", { value: "", text: t("any") })]);
+    var bankSelect = el("select", { id: "qa-review-bank", onchange: update }, [
+      el("option", { value: "", text: t("any") }),
+    ]);
     data.banks.forEach(function (bank) {
       bankSelect.appendChild(el("option", { value: bank.id, text: bank.title, selected: bank.id === filter.bank }));
     });
-    var tagSelect = el("select", { id: "qa-review-tag", onchange: update }, [el("option", { value: "", text: t("any") })]);
+    var tagSelect = el("select", { id: "qa-review-tag", onchange: update }, [
+      el("option", { value: "", text: t("any") }),
+    ]);
     data.tags.forEach(function (tag) {
       tagSelect.appendChild(el("option", { value: tag.id, text: tag.name, selected: tag.id === filter.tag }));
     });
@@ -130,7 +134,11 @@
       },
     });
     var counts = el("p", { class: "qa-review__counts", role: "status" });
-    var startButton = el("button", { type: "submit", class: "qa-button qa-button--primary qa-review__start", text: t("start") });
+    var startButton = el("button", {
+      type: "submit",
+      class: "qa-button qa-button--primary qa-review__start",
+      text: t("start"),
+    });
     var form = el("form", { class: "qa-review__setup", "aria-label": t("setup") }, [
       el("div", { class: "qa-review__filters" }, [
         el("label", { for: "qa-review-bank", text: t("bank") }),
@@ -202,10 +210,12 @@
 
   function dueTomorrow(filter, now) {
     var end = S.endOfDay(now, 1);
-    return store.due(end).filter(function (slug) {
-      var q = data.bySlug[slug];
-      return q && (!filter.bank || q.bank === filter.bank) && (!filter.tag || q.tags.indexOf(filter.tag) >= 0);
-    }).length - store.today(data, now, filter).due.length;
+    return (
+      store.due(end).filter(function (slug) {
+        var q = data.bySlug[slug];
+        return q && (!filter.bank || q.bank === filter.bank) && (!filter.tag || q.tags.indexOf(filter.tag) >= 0);
+      }).length - store.today(data, now, filter).due.length
+    );
   }
 
   // --- one question: think, reveal, grade ----------------------------------------------------------
@@ -219,24 +229,29 @@
     S.answerOf(q).catch(function () {}); // fetch while the reader thinks
     var title = el("h2", { class: "qa-review__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-review__answer", hidden: true });
-    var revealButton = el("button", {
-      type: "button",
-      class: "qa-button qa-button--primary",
-      "aria-keyshortcuts": "A",
-      onclick: reveal,
-    }, [t("reveal"), " ", S.kbd("A")]);
+    var revealButton = el(
+      "button",
+      {
+        type: "button",
+        class: "qa-button qa-button--primary",
+        "aria-keyshortcuts": "A",
+        onclick: reveal,
+      },
+      [t("reveal"), " ", S.kbd("A")],
+    );
     var think = el("div", { class: "qa-cover qa-review__think" }, [el("p", { text: t("think") }), revealButton]);
     var grades = S.gradeButtons(grade);
-    var gradeBar = el("div", { class: "qa-marks qa-review__grade", role: "group", "aria-label": t("ask"), hidden: true }, [
-      el("span", { class: "qa-marks__ask", text: t("ask") }),
-      grades.node,
-    ]);
+    var gradeBar = el(
+      "div",
+      { class: "qa-marks qa-review__grade", role: "group", "aria-label": t("ask"), hidden: true },
+      [el("span", { class: "qa-marks__ask", text: t("ask") }), grades.node],
+    );
     var tags = el(
       "p",
       { class: "qa-mock__tags-line" },
       q.tags.map(function (id) {
         return data.tagById[id] ? el("span", { class: "qa-chip qa-chip--small", text: data.tagById[id].name }) : null;
-      })
+      }),
     );
     var node = el("section", { class: "qa-review__run", "aria-label": t("setup") }, [
       el("div", { class: "qa-mock__head" }, [
@@ -273,7 +288,10 @@
     ]);
     var note = store.card(q.slug).note;
     var noteBlock = note
-      ? el("div", { class: "qa-review__note" }, [el("p", { class: "qa-marks__ask", text: t("note") }), el("p", { text: note })])
+      ? el("div", { class: "qa-review__note" }, [
+          el("p", { class: "qa-marks__ask", text: t("note") }),
+          el("p", { text: note }),
+        ])
       : null;
     S.answerOf(q).then(
       function (answer) {
@@ -281,7 +299,7 @@
       },
       function () {
         if (view === v) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
-      }
+      },
     );
     var now = Date.now();
     v.grades.show(store.preview(q.slug, now), now);
@@ -331,7 +349,7 @@
     var line = done.length
       ? t(
           done.length === 1 ? "summaryLineOne" : "summaryLine",
-          Object.assign({ n: done.length, distinct: Object.keys(distinct).length, time: S.clock(seconds) }, counts)
+          Object.assign({ n: done.length, distinct: Object.keys(distinct).length, time: S.clock(seconds) }, counts),
         )
       : t("summaryNone");
     show(
@@ -343,7 +361,7 @@
           el("button", { type: "button", class: "qa-button qa-button--primary", text: t("back"), onclick: setupView }),
         ]),
       ]),
-      heading
+      heading,
     );
     live.textContent = (typeof said === "string" ? said + " " : "") + line;
   }
@@ -366,6 +384,6 @@
     },
     function () {
       host.textContent = t("failed");
-    }
+    },
   );
 })();

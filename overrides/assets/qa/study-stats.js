@@ -76,7 +76,7 @@
     },
     function () {
       draw({ questions: [], tags: [], bySlug: {}, tagById: {} });
-    }
+    },
   );
 
   function draw(data) {
@@ -101,9 +101,14 @@
           el("p", {
             class: "qa-stats__summary",
             "data-qa-stats-summary": "",
-            text: t("summary", { reviews: numbers.reviews, cards: numbers.cards, due: numbers.dueToday, recall: percent(numbers.recall) }),
+            text: t("summary", {
+              reviews: numbers.reviews,
+              cards: numbers.cards,
+              due: numbers.dueToday,
+              recall: percent(numbers.recall),
+            }),
           }),
-        ].concat(sections)
+        ].concat(sections),
       );
     }
     if (notesHost) notes(data);
@@ -136,7 +141,8 @@
           if (index >= 0 && index < PAST) perDay[index].value += 1;
         }
         (q ? q.tags : []).forEach(function (tag) {
-          var entry = tags[tag] || (tags[tag] = { reviews: 0, recalled: 0 });
+          if (!tags[tag]) tags[tag] = { reviews: 0, recalled: 0 };
+          var entry = tags[tag];
           entry.reviews += 1;
           if (r.g > 1) entry.recalled += 1;
         });
@@ -166,15 +172,31 @@
     var headingId = "qa-stats-" + id;
     var chart = el("div", { class: "qa-stats__plot", "aria-hidden": "true", "data-qa-plot": id });
     var table = el("table", { class: "qa-stats__table", "data-qa-table": id, "aria-labelledby": headingId }, [
-      el("thead", {}, [el("tr", {}, heads.map(function (h) {
-        return el("th", { scope: "col", text: h });
-      }))]),
-      el("tbody", {}, rows.map(function (row, index) {
-        var cells = [el("th", { scope: "row", text: kind === "recall" ? row.label : dayLabel(row.day, id === "due" && index === 0) })];
-        if (kind === "recall") cells.push(el("td", { text: percent(row.value) }), el("td", { text: String(row.reviews) }));
-        else cells.push(el("td", { text: String(row.value) }));
-        return el("tr", {}, cells);
-      })),
+      el("thead", {}, [
+        el(
+          "tr",
+          {},
+          heads.map(function (h) {
+            return el("th", { scope: "col", text: h });
+          }),
+        ),
+      ]),
+      el(
+        "tbody",
+        {},
+        rows.map(function (row, index) {
+          var cells = [
+            el("th", {
+              scope: "row",
+              text: kind === "recall" ? row.label : dayLabel(row.day, id === "due" && index === 0),
+            }),
+          ];
+          if (kind === "recall")
+            cells.push(el("td", { text: percent(row.value) }), el("td", { text: String(row.reviews) }));
+          else cells.push(el("td", { text: String(row.value) }));
+          return el("tr", {}, cells);
+        }),
+      ),
     ]);
     var node = el("section", { class: "qa-stats__section", "data-qa-stats-section": id }, [
       el("h2", { id: headingId, text: title }),
@@ -208,7 +230,10 @@
           legend: { show: false },
           cursor: { show: false },
           scales: {
-            x: kind === "recall" ? { time: false, range: [-0.5, rows.length - 0.5] } : { time: true, range: [xs[0] - 43200, xs[xs.length - 1] + 43200] },
+            x:
+              kind === "recall"
+                ? { time: false, range: [-0.5, rows.length - 0.5] }
+                : { time: true, range: [xs[0] - 43200, xs[xs.length - 1] + 43200] },
             y: { range: kind === "recall" ? [0, 100] : [0, Math.max(4, Math.max.apply(null, ys) + 1)] },
           },
           axes: [
@@ -253,14 +278,15 @@
         plots.push(u);
         if (window.ResizeObserver) {
           new ResizeObserver(function () {
-            if (chart.clientWidth && Math.abs(chart.clientWidth - u.width) > 4) u.setSize({ width: chart.clientWidth, height: height });
+            if (chart.clientWidth && Math.abs(chart.clientWidth - u.width) > 4)
+              u.setSize({ width: chart.clientWidth, height: height });
           }).observe(chart);
         }
       },
       function (error) {
         chart.removeAttribute("aria-hidden");
         chart.replaceChildren(el("p", { class: "qa-panel__hint", text: t("plotFailed", { reason: error.message }) }));
-      }
+      },
     );
   }
 
@@ -304,14 +330,27 @@
       })
       .map(function (slug) {
         var q = data.bySlug[slug];
-        return { slug: slug, q: q, title: q ? q.title : t("removed", { slug: slug }), text: doc.cards[slug].note.text, t: doc.cards[slug].note.t || 0 };
+        return {
+          slug: slug,
+          q: q,
+          title: q ? q.title : t("removed", { slug: slug }),
+          text: doc.cards[slug].note.text,
+          t: doc.cards[slug].note.t || 0,
+        };
       })
       .sort(function (a, b) {
         return b.t - a.t;
       });
     var previous = notesHost.querySelector("input");
     var query = previous ? previous.value : "";
-    var input = el("input", { type: "search", id: "qa-notes-q", class: "qa-sync__input", "aria-describedby": "qa-notes-count", placeholder: t("searchHint"), "data-qa-notes-q": "" });
+    var input = el("input", {
+      type: "search",
+      id: "qa-notes-q",
+      class: "qa-sync__input",
+      "aria-describedby": "qa-notes-count",
+      placeholder: t("searchHint"),
+      "data-qa-notes-q": "",
+    });
     input.value = query;
     var count = el("p", { id: "qa-notes-count", class: "qa-panel__hint", role: "status" });
     var list = el("ul", { class: "qa-notes__list", "data-qa-notes-list": "" });
@@ -334,15 +373,22 @@
         list,
         found.map(function (n) {
           return el("li", { class: "qa-notes__item", "data-qa-note": n.slug }, [
-            n.q ? el("a", { href: S.url(n.q.url), class: "qa-notes__title" }, marked(n.title, words)) : el("span", { class: "qa-notes__title", text: n.title }),
+            n.q
+              ? el("a", { href: S.url(n.q.url), class: "qa-notes__title" }, marked(n.title, words))
+              : el("span", { class: "qa-notes__title", text: n.title }),
             el("p", { class: "qa-notes__text" }, marked(n.text, words)),
           ]);
-        })
+        }),
       );
     }
     input.addEventListener("input", update);
     notesHost.classList.add("qa-panel");
-    notesHost.replaceChildren(el("label", { for: "qa-notes-q", class: "qa-panel__title", text: t("search") }), input, count, list);
+    notesHost.replaceChildren(
+      el("label", { for: "qa-notes-q", class: "qa-panel__title", text: t("search") }),
+      input,
+      count,
+      list,
+    );
     if (previous && document.activeElement === previous) input.focus();
     update();
   }

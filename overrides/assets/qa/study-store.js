@@ -142,10 +142,19 @@
     var reasons = { slug: 0, unknown: 0, record: 0 };
     var kept = 0;
     Object.keys(source).forEach(function (slug) {
-      if (!validSlug(slug)) return void (reasons.slug += 1);
-      if (known && !has(known, slug)) return void (reasons.unknown += 1);
+      if (!validSlug(slug)) {
+        reasons.slug += 1;
+        return;
+      }
+      if (known && !has(known, slug)) {
+        reasons.unknown += 1;
+        return;
+      }
       var card = cleanCard(source[slug]);
-      if (!card) return void (reasons.record += 1);
+      if (!card) {
+        reasons.record += 1;
+        return;
+      }
       out.cards[slug] = card;
       kept += 1;
     });
@@ -159,7 +168,8 @@
     Object.keys(marks).forEach(function (slug) {
       var m = marks[slug];
       var g = m && V1_GRADE[m.state];
-      cards[slug] = g && time(m.time) ? { log: [{ t: m.time, g: g }], hash: typeof m.hash === "string" ? m.hash : "" } : null;
+      cards[slug] =
+        g && time(m.time) ? { log: [{ t: m.time, g: g }], hash: typeof m.hash === "string" ? m.hash : "" } : null;
     });
     return cards;
   }
@@ -174,7 +184,7 @@
 
   function has(known, slug) {
     if (typeof known.has === "function") return known.has(slug);
-    return Object.prototype.hasOwnProperty.call(known, slug);
+    return Object.hasOwn(known, slug);
   }
 
   function coded(code, message) {
@@ -444,7 +454,7 @@
         c.log = c.log.filter(function (e) {
           return !(e.t === entry.t && e.g === entry.g);
         });
-      })
+      }),
     );
   }
 
@@ -458,7 +468,7 @@
     save(
       withCard(slug, function (c) {
         c.note = { text: String(text), t: Date.now() };
-      })
+      }),
     );
   }
 
@@ -466,7 +476,7 @@
     save(
       withCard(slug, function (c) {
         c.suspended = { on: !!on, t: Date.now() };
-      })
+      }),
     );
   }
 
@@ -475,7 +485,7 @@
     save(
       withCard(slug, function (c) {
         c.reset = Date.now();
-      })
+      }),
     );
   }
 
@@ -518,9 +528,12 @@
         var all =
           mine &&
           theirs.log.every(function (e) {
-            return (mine.reset && e.t <= mine.reset) || mine.log.some(function (m) {
-              return m.t === e.t && m.g === e.g;
-            });
+            return (
+              (mine.reset && e.t <= mine.reset) ||
+              mine.log.some(function (m) {
+                return m.t === e.t && m.g === e.g;
+              })
+            );
           });
         if (all) kept += 1;
       });
@@ -551,7 +564,13 @@
   /** The progress file: the document, readable, with when it was exported. */
   function exportText() {
     var d = snapshot();
-    return JSON.stringify({ format: FORMAT, version: VERSION, exported: new Date().toISOString(), site: d.site, cards: d.cards }, null, 1) + "\n";
+    return (
+      JSON.stringify(
+        { format: FORMAT, version: VERSION, exported: new Date().toISOString(), site: d.site, cards: d.cards },
+        null,
+        1,
+      ) + "\n"
+    );
   }
 
   /** Import a progress file's text: merge(). Rejects with .code "format" for text that is not one. */
@@ -703,7 +722,7 @@
           banner.remove();
           banner = null;
         },
-      })
+      }),
     );
   }
 

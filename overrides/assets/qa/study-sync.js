@@ -76,10 +76,12 @@
       e403: "GitHub refused (403): the token may lack Contents write access to this repository, or there were too many requests. Your progress here is untouched.",
       e404: "Repository {repo} not found (404): check its name and that the token can see it. Your progress here is untouched.",
       network: "Could not reach GitHub (network error). Your progress here is safe; sync will try again later.",
-      conflict: "Another device kept writing at the same time ({n} tries). Your progress here is safe; press Sync now in a moment.",
+      conflict:
+        "Another device kept writing at the same time ({n} tries). Your progress here is safe; press Sync now in a moment.",
       foreign: "{path} is not a progress file of this site, so it was left alone. Choose another file path.",
       http: "GitHub answered with error {status}. Your progress here is safe; sync will try again later.",
-      quota: "The browser's storage is full, so the progress from GitHub could not be saved here; your progress here is unchanged.",
+      quota:
+        "The browser's storage is full, so the progress from GitHub could not be saved here; your progress here is unchanged.",
       unavailable: "This browser does not let the site store data, so it cannot sync.",
       toast: "Sync failed: {message}",
       toastLink: "Sync settings",
@@ -139,7 +141,7 @@
           var failure = { code: error.code || "network", status: error.status || 0, n: ATTEMPTS, t: Date.now() };
           save(Object.assign(settings(), { error: failure }));
           return { error: failure };
-        }
+        },
       )
       .then(function (result) {
         running = null;
@@ -158,18 +160,17 @@
     return getFile(config, token).then(function (remote) {
       merging = true;
       // this browser gets the other devices' progress first
-      return Promise.resolve(remote.doc && store.merge(remote.doc))
-        .then(
-          function () {
-            merging = false;
-            return upload(remote);
-          },
-          function (e) {
-            merging = false;
-            var code = e && e.code;
-            throw failure(code === "site" || code === "format" ? "foreign" : code === "quota" ? "quota" : "unavailable");
-          }
-        );
+      return Promise.resolve(remote.doc && store.merge(remote.doc)).then(
+        function () {
+          merging = false;
+          return upload(remote);
+        },
+        function (e) {
+          merging = false;
+          var code = e && e.code;
+          throw failure(code === "site" || code === "format" ? "foreign" : code === "quota" ? "quota" : "unavailable");
+        },
+      );
     });
 
     function upload(remote) {
@@ -185,7 +186,7 @@
           if ((error.status === 409 || error.status === 422) && n < ATTEMPTS) return attempt(config, token, n + 1);
           if (error.status === 409 || error.status === 422) throw failure("conflict");
           throw error;
-        }
+        },
       );
     }
   }
@@ -196,11 +197,14 @@
       if (response.status === 404) return { doc: null, sha: null };
       return response.json().then(function (body) {
         // above 1 MB the API sends no content (encoding "none"); the raw media type still returns it
-        var text = body.encoding === "none" || (!body.content && body.size > 0)
-          ? request("GET", contentsUrl(config) + query, token, null, "application/vnd.github.raw+json").then(function (raw) {
-              return raw.text();
-            })
-          : Promise.resolve(fromBase64(String(body.content || "")));
+        var text =
+          body.encoding === "none" || (!body.content && body.size > 0)
+            ? request("GET", contentsUrl(config) + query, token, null, "application/vnd.github.raw+json").then(
+                function (raw) {
+                  return raw.text();
+                },
+              )
+            : Promise.resolve(fromBase64(String(body.content || "")));
         return text.then(function (content) {
           var doc = parsed(content);
           if (!doc || doc.format !== "qa-study-progress" || typeof doc.cards !== "object") throw failure("foreign");
@@ -246,14 +250,16 @@
       },
       function () {
         throw failure("network");
-      }
+      },
     );
   }
 
   function contentsUrl(config) {
     var base = (read(API_KEY) || API).replace(/\/+$/, "");
     var path = config.path.split("/").map(encodeURIComponent).join("/");
-    return base + "/repos/" + encodeURIComponent(config.owner) + "/" + encodeURIComponent(config.repo) + "/contents/" + path;
+    return (
+      base + "/repos/" + encodeURIComponent(config.owner) + "/" + encodeURIComponent(config.repo) + "/contents/" + path
+    );
   }
 
   /** The settings panel on the stats page: a form while off, the state and two buttons while on. */
@@ -274,11 +280,31 @@
 
     function onView(config) {
       return [
-        el("p", { "data-qa-sync-state": "on", text: t("on", { repo: config.owner + "/" + config.repo, path: config.path }) }),
-        el("p", { class: "qa-panel__hint", text: config.last ? t("last", { time: new Date(config.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") }) : t("never") }),
+        el("p", {
+          "data-qa-sync-state": "on",
+          text: t("on", { repo: config.owner + "/" + config.repo, path: config.path }),
+        }),
+        el("p", {
+          class: "qa-panel__hint",
+          text: config.last
+            ? t("last", { time: new Date(config.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") })
+            : t("never"),
+        }),
         el("div", { class: "qa-move__actions" }, [
-          el("button", { type: "button", class: "qa-button qa-button--primary", "data-qa-action": "sync-now", text: t("now"), onclick: sync }),
-          el("button", { type: "button", class: "qa-button qa-button--danger", "data-qa-action": "sync-off", text: t("turnOff"), onclick: turnOff }),
+          el("button", {
+            type: "button",
+            class: "qa-button qa-button--primary",
+            "data-qa-action": "sync-now",
+            text: t("now"),
+            onclick: sync,
+          }),
+          el("button", {
+            type: "button",
+            class: "qa-button qa-button--danger",
+            "data-qa-action": "sync-off",
+            text: t("turnOff"),
+            onclick: turnOff,
+          }),
         ]),
       ];
     }
@@ -294,13 +320,21 @@
         branch.row,
         token.row,
         el("p", { class: "qa-panel__hint", id: "qa-sync-token-help", text: t("tokenHelp") }),
-        el("button", { type: "submit", class: "qa-button qa-button--primary", "data-qa-action": "sync-on", text: t("turnOn") }),
+        el("button", {
+          type: "submit",
+          class: "qa-button qa-button--primary",
+          "data-qa-action": "sync-on",
+          text: t("turnOn"),
+        }),
       ]);
       token.input.setAttribute("aria-describedby", "qa-sync-token-help");
       token.input.setAttribute("autocomplete", "off");
       node.addEventListener("submit", function (event) {
         event.preventDefault();
-        var name = repo.input.value.trim().replace(/^https:\/\/github\.com\//, "").replace(/\.git$|\/$/g, "");
+        var name = repo.input.value
+          .trim()
+          .replace(/^https:\/\/github\.com\//, "")
+          .replace(/\.git$|\/$/g, "");
         var parts = name.split("/");
         var file = path.input.value.trim().replace(/^\/+/, "");
         var problem = !/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(name)
@@ -319,7 +353,15 @@
           alert.textContent = t("unavailable");
           return;
         }
-        save({ on: true, owner: parts[0], repo: parts[1], path: file, branch: branch.input.value.trim(), last: 0, error: null });
+        save({
+          on: true,
+          owner: parts[0],
+          repo: parts[1],
+          path: file,
+          branch: branch.input.value.trim(),
+          last: 0,
+          error: null,
+        });
         alert.textContent = "";
         render();
         watch();
@@ -330,9 +372,20 @@
 
     function field(name, type, label, value, placeholder) {
       var id = "qa-sync-" + name;
-      var input = el("input", { id: id, name: name, type: type, class: "qa-sync__input", placeholder: placeholder || null, spellcheck: "false", autocapitalize: "off" });
+      var input = el("input", {
+        id: id,
+        name: name,
+        type: type,
+        class: "qa-sync__input",
+        placeholder: placeholder || null,
+        spellcheck: "false",
+        autocapitalize: "off",
+      });
       input.value = value;
-      return { input: input, row: el("p", { class: "qa-sync__field" }, [el("label", { for: id, text: label }), input]) };
+      return {
+        input: input,
+        row: el("p", { class: "qa-sync__field" }, [el("label", { for: id, text: label }), input]),
+      };
     }
 
     function turnOff() {
@@ -375,7 +428,12 @@
 
   function message(error) {
     var config = settings();
-    return t(error.code, { status: error.status, n: error.n || ATTEMPTS, repo: (config.owner || "") + "/" + (config.repo || ""), path: config.path || "" });
+    return t(error.code, {
+      status: error.status,
+      n: error.n || ATTEMPTS,
+      repo: (config.owner || "") + "/" + (config.repo || ""),
+      path: config.path || "",
+    });
   }
 
   function failure(code, status) {
@@ -420,11 +478,19 @@
   function canonical(value) {
     if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
     if (value && typeof value === "object") {
-      return "{" + Object.keys(value).sort().filter(function (k) {
-        return value[k] !== undefined;
-      }).map(function (k) {
-        return JSON.stringify(k) + ":" + canonical(value[k]);
-      }).join(",") + "}";
+      return (
+        "{" +
+        Object.keys(value)
+          .sort()
+          .filter(function (k) {
+            return value[k] !== undefined;
+          })
+          .map(function (k) {
+            return JSON.stringify(k) + ":" + canonical(value[k]);
+          })
+          .join(",") +
+        "}"
+      );
     }
     return JSON.stringify(value);
   }
@@ -432,7 +498,8 @@
   function toBase64(text) {
     var bytes = new TextEncoder().encode(text);
     var binary = "";
-    for (var i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    for (var i = 0; i < bytes.length; i += 0x8000)
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     return btoa(binary);
   }
 
