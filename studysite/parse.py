@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import Problems
@@ -160,11 +161,18 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
     items: list[ListItem] = []
     ordered = False
     start = 1
+    # (items ending bare, items) among the current list's items but its last, and in the answer's
+    # closed lists: kept as counts so that deciding a continuation costs the same at any length.
+    in_list = [0, 0]
+    in_answer = [0, 0]
 
     def close_list() -> None:
         nonlocal items
         if items:
             blocks.append(ListBlock(ordered, start, tuple(items)))
+            in_answer[0] += in_list[0] + _ends_bare(items[-1].text)
+            in_answer[1] += in_list[1] + 1
+            in_list[:] = [0, 0]
             items = []
 
     lines = [(n, s.strip()) for n, s in body]
@@ -182,15 +190,18 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
             if not items:
                 ordered = is_ordered
                 start = int(numbered.group(1)) if numbered else 1
+            else:
+                in_list[0] += _ends_bare(items[-1].text)
+                in_list[1] += 1
             items.append(ListItem(content, (number,), (content,)))
             continue
-        if items and _continues(items, text, blocks):
+        if items and _continues(items[-1].text, text, in_list, (in_list[0] + in_answer[0], in_list[1] + in_answer[1])):
             last = items[-1]
             joined = last.text + _joiner(last.text, text) + text
             items[-1] = ListItem(joined, (*last.lines, number), (*last.source, text))
             continue
         close_list()
-        if text.endswith((":", "：")) and _starts_list(next((t for _, t in lines[i + 1 :] if t), "")):
+        if text.endswith((":", "：")) and _starts_list(_next_text(lines, i)):
             blocks.append(LeadIn(text, number))
         else:
             blocks.append(Paragraph(text, number))
@@ -198,26 +209,36 @@ def _parse_answer(body: list[tuple[int, str]], path: Path | str, problems: Probl
     return blocks
 
 
+def _next_text(lines: list[tuple[int, str]], i: int) -> str:
+    """The next non-empty line after line `i` ("" at the end), looking no further than that."""
+    j = i + 1
+    while j < len(lines) and not lines[j][1]:
+        j += 1
+    return lines[j][1] if j < len(lines) else ""
+
+
 def _starts_list(text: str) -> bool:
     return bool(_BULLET.match(text) or _NUMBERED.match(text))
 
 
-def _continues(items: list[ListItem], text: str, before: list[Block]) -> bool:
-    """A line right after the last of `items` continues it when that item visibly stops mid-sentence
-    (the rule in the module docstring); `before` holds the answer's earlier blocks."""
-    last = items[-1].text
+def _continues(last: str, text: str, in_list: Sequence[int], in_answer: Sequence[int]) -> bool:
+    """A line right after the item `last` continues it when that item visibly stops mid-sentence
+    (the rule in the module docstring); `in_list` and `in_answer` are (items ending bare, items)
+    before it in its list and in the answer."""
     if not last or text.endswith((":", "：")) or last[-1] in _SENTENCE_END:
         return False
     if last[-1] in _MID_SENTENCE:
         return True
-    earlier = [i for b in before if isinstance(b, ListBlock) for i in b.items]
-    return not (_bare_style(items[:-1]) or _bare_style(earlier + items[:-1]))
+    return not (_bare_style(*in_list) or _bare_style(*in_answer))
 
 
-def _bare_style(items: list[ListItem]) -> bool:
+def _bare_style(bare: int, total: int) -> bool:
     """Items written without end punctuation: two or more end bare, and no fewer than end with it."""
-    bare = sum(1 for item in items if item.text[-1:] not in _SENTENCE_END)
-    return bare >= 2 and bare >= len(items) - bare
+    return bare >= 2 and bare >= total - bare
+
+
+def _ends_bare(text: str) -> int:
+    return int(text[-1:] not in _SENTENCE_END)
 
 
 def _joiner(left: str, right: str) -> str:

@@ -7,6 +7,7 @@ Run with UPDATE_GOLDEN=1 to rewrite the .expected files after a deliberate chang
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from studysite.build import generate
 from studysite.errors import Problems
 from studysite.model import LeadIn, ListBlock, Paragraph
-from studysite.parse import parse_bank
+from studysite.parse import parse_bank, parse_text
 from tests.sitekit import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures" / "parse"
@@ -102,3 +103,21 @@ def test_pros_and_cons_build_two_lists_each_with_its_lead_in(tmp_path: Path) -> 
             f"<p>{last}</p>",
             "",
         ], body
+
+
+def test_continuation_rule_costs_the_same_at_any_answer_length() -> None:
+    """Deciding whether a line continues an item counts the answer's items once, not at every line:
+    an answer of alternating items and lines parses in time linear in its length."""
+
+    def seconds(pairs: int) -> float:
+        text = "标题\nQ: 问题？\n" + "- 甲\n乙\n- 丙\n丁。\n注意：\n" * pairs
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            bank = parse_text(text, "x.txt", "x", "zh", Problems())
+            best = min(best, time.process_time() - start)
+            assert bank is not None
+        return best
+
+    small, large = seconds(2_000), seconds(20_000)
+    assert large < 30 * max(small, 0.005), f"10x the lines took {large / max(small, 1e-9):.0f}x the time"
