@@ -436,11 +436,21 @@ def connect(page: Any, lang: str, api: ContentsAPI, *, token: str | None = None)
     page.get_by_role("button", name=UI[lang]["on"]).click()
 
 
-def wait_synced(page: Any) -> None:
-    """Until the last sync succeeded (the settings record its time)."""
+def wait_synced(page: Any, after: int = 0) -> None:
+    """Until a sync later than `after` (a time in ms) succeeded (the settings record its time)."""
     key = json.dumps(SYNC_KEY)
     page.wait_for_function(
-        f"(() => {{ try {{ return JSON.parse(localStorage.getItem({key})).last > 0 }} catch (e) {{ return false }} }})()"
+        f"(() => {{ try {{ return JSON.parse(localStorage.getItem({key})).last > {after} }} catch (e) {{ return false }} }})()"
+    )
+
+
+def last_sync(page: Any) -> int:
+    """When the last successful sync was (ms; 0 if none)."""
+    key = json.dumps(SYNC_KEY)
+    return int(
+        page.evaluate(
+            f"(() => {{ try {{ return JSON.parse(localStorage.getItem({key})).last || 0 }} catch (e) {{ return 0 }} }})()"
+        )
     )
 
 
@@ -517,8 +527,10 @@ def test_two_devices_sync_through_the_repository(
         assert api.calls("PUT")[-1].body["sha"]  # an update names the sha it read
         # back on the first device: Sync now brings the phone's progress
         merge(one, doc({c["slug"]: {"hash": c["hash"], "log": [{"t": noon(0), "g": 2}]}}))
+        before = last_sync(one)
         one.get_by_role("button", name=UI[lang]["now"]).click()
         one.wait_for_function("Object.keys(QAStudy.store.snapshot().cards).length === 3")
+        wait_synced(one, before)  # this sync, not the one before it, has written the file
         cards = snapshot(one)["cards"]
         assert sorted(r["t"] for r in cards[a["slug"]]["log"]) == [noon(2), noon(1)]
         one.wait_for_function(
