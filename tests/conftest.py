@@ -74,7 +74,7 @@ _LONG_FIRST = {
         ("test_search_eval.py", "test_reliability.py", "test_lighthouse.py", "test_quality.py", "test_fuzz.py")
     )
 }
-_BANKS = str(sitekit.SEED) + os.sep
+_BANKS = str(sitekit.USER_BANKS) + os.sep
 _GUARD = {"on": False}
 
 

@@ -17,10 +17,12 @@ from pathlib import Path
 from studysite import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = ROOT / "banks"
-"""The user's banks: browser, site and quality tests run on them (tests marked `unit` get FIXTURE_BANKS instead)."""
+USER_BANKS = ROOT / "banks"
+"""The user's banks: only the smoke test (tests/test_golden.py) builds them, so editing them breaks no other test."""
 FIXTURE_BANKS = ROOT / "tests" / "fixtures" / "banks"
-"""A frozen copy of the seed banks for the fast tier: editing banks/ never breaks `make unit` or the golden files."""
+"""A frozen copy of the seed banks that every other test builds: editing banks/ never breaks `make test`."""
+SEED = FIXTURE_BANKS
+"""What the tests call the seed: the fixture copy."""
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = pdf.CHROMIUM_ARGS

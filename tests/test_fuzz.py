@@ -30,9 +30,8 @@ from hypothesis import strategies as st
 from studysite.build import generate
 from studysite.errors import BuildError, Problems
 from studysite.parse import parse_text
-from tests.sitekit import ROOT
+from tests.sitekit import ROOT, SEED
 
-SEED = ROOT / "banks"
 SEED_ZH = (SEED / "ai-infra-3.txt").read_text(encoding="utf-8")
 SEED_EN = (SEED / "ai-infra-3.en.txt").read_text(encoding="utf-8")
 TAXONOMY = (SEED / "taxonomy.yml").read_text(encoding="utf-8")

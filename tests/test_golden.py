@@ -83,10 +83,12 @@ def test_deleted_question_page_disappears(tmp_path: Path) -> None:
 def test_the_users_banks_build_strict(tmp_path: Path) -> None:
     """Smoke test on the real banks/ (the golden files above come from tests/fixtures/banks): every
     bank there generates its pages in both languages with no problem, not even a warning."""
-    from tests.sitekit import SEED
+    from tests.sitekit import USER_BANKS
 
-    proc = build_pages(copy_banks(tmp_path / "banks", source=SEED), tmp_path / "docs", "--strict")
+    # --locked, as CI builds: a bank edit committed without its updated locks fails here, not on GitHub
+    banks = copy_banks(tmp_path / "banks", source=USER_BANKS)
+    proc = build_pages(banks, tmp_path / "docs", "--strict", "--locked")
     assert proc.returncode == 0, proc.stderr
-    for bank in sorted(p.name.removesuffix(".txt") for p in SEED.glob("*.txt") if not p.name.endswith(".en.txt")):
+    for bank in sorted(p.name.removesuffix(".txt") for p in USER_BANKS.glob("*.txt") if not p.name.endswith(".en.txt")):
         for lang in ("", "en"):
             assert (tmp_path / "docs" / lang / bank / "index.md").is_file(), (lang, bank)

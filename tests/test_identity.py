@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studysite.build import generate
-from tests.sitekit import ROOT
+from tests.sitekit import FIXTURE_BANKS
 
-TAXONOMY = (ROOT / "banks" / "taxonomy.yml").read_bytes()
+TAXONOMY = (FIXTURE_BANKS / "taxonomy.yml").read_bytes()
 OTHER = ("如何估计训练时间？", "按总FLOPs除以集群有效算力。")
 
 

@@ -16,7 +16,7 @@ from studysite.build import generate
 from studysite.errors import Problems
 from studysite.model import LeadIn, ListBlock, Paragraph
 from studysite.parse import parse_bank, parse_text
-from tests.sitekit import ROOT
+from tests.sitekit import FIXTURE_BANKS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "parse"
 
@@ -54,7 +54,7 @@ def test_parse_fixture(name: str) -> None:
 def test_seed_bank_shape() -> None:
     """The user's bank: 14 questions; the wrapped item of the last question is one item on two lines."""
     problems = Problems()
-    bank = parse_bank(ROOT / "banks" / "ai-infra-3.txt", "ai-infra-3", "zh", problems)
+    bank = parse_bank(FIXTURE_BANKS / "ai-infra-3.txt", "ai-infra-3", "zh", problems)
     assert bank is not None and not problems.errors and not problems.warnings
     assert bank.title == "AI Infra 综合面经题库 (3)"
     assert len(bank.questions) == 14
@@ -78,7 +78,7 @@ def test_pros_and_cons_build_two_lists_each_with_its_lead_in(tmp_path: Path) -> 
     """Through the whole generator, in both languages: two lead-ins, two lists, the closing paragraph apart."""
     banks = tmp_path / "banks"
     banks.mkdir()
-    (banks / "taxonomy.yml").write_bytes((ROOT / "banks" / "taxonomy.yml").read_bytes())
+    (banks / "taxonomy.yml").write_bytes((FIXTURE_BANKS / "taxonomy.yml").read_bytes())
     (banks / "quant.txt").write_text(PROS_CONS["zh"], encoding="utf-8")
     (banks / "quant.en.txt").write_text(PROS_CONS["en"], encoding="utf-8")
     site = generate(banks, tmp_path / "docs").site

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from studysite.build import generate
 from studysite.slugs import make_slug
-from tests.sitekit import ROOT, build_site, serve
+from tests.sitekit import FIXTURE_BANKS, build_site, serve
 
-TAXONOMY = (ROOT / "banks" / "taxonomy.yml").read_bytes()
+TAXONOMY = (FIXTURE_BANKS / "taxonomy.yml").read_bytes()
 
 # Two banks with translations; every question is (zh, en, zh answer, en answer).
 ALPHA = [
