@@ -97,7 +97,7 @@ def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) ->
 
 
 def _esbuild(work: Path, kind: str, ext: str, files: tuple[str, ...]) -> list[str]:
-    entry = work / f"{kind}.{ext}"
+    entry = work / f"_entry-{kind}.{ext}"  # never a member's name (a kind may be named like one of its files)
     if ext == "js":
         entry.write_text("".join(f'import "./{name}";\n' for name in files), encoding="utf-8")
     else:
