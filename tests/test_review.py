@@ -148,10 +148,12 @@ def test_merge_docs_is_a_union_of_logs_and_newest_wins() -> None:
       const S = ctx.QAStudy.store;
       const phone = {format: "qa-study-progress", version: 2, site: "/", cards: {
         a: {log: [{t: 10, g: 3}, {t: 30, g: 1}], hash: "h2", note: {text: "phone", t: 50}},
-        b: {log: [{t: 5, g: 2}], reset: 20}, c: {log: [{t: 7, g: 4}], suspended: {on: true, t: 8}}}};
+        b: {log: [{t: 5, g: 2}], reset: 20}, c: {log: [{t: 7, g: 4}], suspended: {on: true, t: 8}},
+        d: {log: [{t: 60, g: 3}], undone: ["70:1"]}}};
       const laptop = {format: "qa-study-progress", version: 2, site: "/", cards: {
         a: {log: [{t: 10, g: 3}, {t: 20, g: 4}], hash: "h1", note: {text: "laptop", t: 40}},
-        b: {log: [{t: 15, g: 3}, {t: 25, g: 3}]}, c: {suspended: {on: false, t: 9}}}};
+        b: {log: [{t: 15, g: 3}, {t: 25, g: 3}]}, c: {suspended: {on: false, t: 9}},
+        d: {log: [{t: 60, g: 3}, {t: 70, g: 1}]}}};
       const v = (d) => S.validate(d, null).doc;
       const m = S.mergeDocs(v(laptop), v(phone));
       const n = S.mergeDocs(v(phone), v(laptop));
@@ -172,6 +174,8 @@ def test_merge_docs_is_a_union_of_logs_and_newest_wins() -> None:
     }
     assert cards["b"] == {"log": [{"t": 25, "g": 3}], "reset": 20}  # the reset wins over older reviews
     assert cards["c"] == {"log": [{"t": 7, "g": 4}], "suspended": {"on": False, "t": 9}}
+    # a review taken back on the phone (undo) stays gone, though the laptop still has it
+    assert cards["d"] == {"log": [{"t": 60, "g": 3}], "undone": ["70:1"]}
     assert result["same"], "merge order changed the result"
     assert result["laptop"]["cards"]["a"]["log"] == [{"t": 10, "g": 3}, {"t": 20, "g": 4}]  # inputs untouched
 

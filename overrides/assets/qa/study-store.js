@@ -15,6 +15,8 @@
   var FORMAT = "qa-study-progress";
   var VERSION = 2;
   var GRADES = [1, 2, 3, 4]; // ts-fsrs Rating: Again, Hard, Good, Easy
+  var UNDONE_ID = /^\d{1,16}:[1-4]$/; // a review taken back, as "t:g"
+  var MAX_UNDONE = 200; // per card: the newest are kept (older ones predate any copy still around)
   var V1_GRADE = { know: 3, review: 1 }; // a v1 mark becomes one review at its time
   var DEFAULT_SETTINGS = { newPerDay: 10 };
   var FSRS_PATH = "assets/qa/vendor/ts-fsrs.js"; // copied from node_modules by studysite/vendor.py
@@ -59,13 +61,31 @@
       out.suspended = { on: raw.suspended.on, t: raw.suspended.t };
     }
     if (time(raw.reset)) out.reset = raw.reset;
-    var usable = out.log.length || out.note || out.suspended || out.reset;
+    if (Array.isArray(raw.undone)) {
+      // reviews the reader took back ("t:g"): recorded, so that another device's copy cannot bring them back
+      out.undone = raw.undone.filter(function (id) {
+        return typeof id === "string" && UNDONE_ID.test(id);
+      });
+      if (!out.undone.length) delete out.undone;
+    }
+    var usable = out.log.length || out.note || out.suspended || out.reset || out.undone;
     return usable ? normalCard(out) : null;
   }
 
   /** Sorted by time, duplicates (same t and g) once, reviews before the reset forgotten. */
   function normalCard(card) {
     var seen = Object.create(null);
+    if (card.undone) {
+      card.undone = card.undone
+        .filter(function (id, i, all) {
+          return all.indexOf(id) === i;
+        })
+        .sort()
+        .slice(-MAX_UNDONE);
+      card.undone.forEach(function (id) {
+        seen[id] = true; // a review taken back stays out of the log
+      });
+    }
     card.log = card.log
       .filter(function (e) {
         var id = e.t + ":" + e.g;
@@ -103,6 +123,7 @@
     if (suspended) out.suspended = { on: suspended.on, t: suspended.t };
     var reset = Math.max(a.reset || 0, b.reset || 0);
     if (reset) out.reset = reset;
+    if (a.undone || b.undone) out.undone = (a.undone || []).concat(b.undone || []);
     return normalCard(out);
   }
 
@@ -454,6 +475,8 @@
         c.log = c.log.filter(function (e) {
           return !(e.t === entry.t && e.g === entry.g);
         });
+        // recorded, so the deletion wins when another device (sync, a file, a link) still has the review
+        c.undone = (c.undone || []).concat([entry.t + ":" + entry.g]);
       }),
     );
   }
