@@ -96,11 +96,22 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
     old_lock = lock.read_bytes() if lock.exists() else None
     try:
         cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config), "-d", str(staging)]
-        proc = subprocess.run(cmd, cwd=root, env=env, check=False)
+        proc = subprocess.run(cmd, cwd=root, env=env, check=False, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0:
             _restore(docs, before, lock, old_lock)
+            # MkDocs reports an operating-system failure of its own (a full disk while it writes the
+            # site) as a traceback: the reader gets its one line instead.
+            failure = _os_failure(proc.stderr)
+            if failure is not None and not failure.filename:
+                failure.filename = str(site)  # what MkDocs was writing when the system refused
+            print(
+                f"error: {os_error(failure)}" if failure else proc.stderr,
+                end="" if not failure else "\n",
+                file=sys.stderr,
+            )
             print(f"build_site: mkdocs failed; {site}, {docs} and {lock} left unchanged", file=sys.stderr)
             return proc.returncode
+        sys.stderr.write(proc.stderr)
         try:
             sync_tree(staging)  # on disk before it is swapped in
             swap_dirs(staging, site)
@@ -115,6 +126,21 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
         print(f"url: {change}")
     print(f"build_site: site built into {site}")
     return 0
+
+
+def _os_failure(stderr: str) -> OSError | None:
+    """The OSError that ended a traceback (its last line, `OSError: [Errno 28] No space left on device: 'x'`)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    match = _OS_ERROR_LINE.match(lines[-1]) if lines and "Traceback" in stderr else None
+    if match is None:
+        return None
+    number, message, path = int(match["errno"]), match["message"], match["path"]
+    return OSError(number, message, path) if path is not None else OSError(number, message)
+
+
+_OS_ERROR_LINE = re.compile(
+    r"^(?:\w+\.)*\w*(?:Error|Exception): \[Errno (?P<errno>\d+)\] (?P<message>[^:]+?)(?:: '(?P<path>.*)')?$"
+)
 
 
 def _restore(docs: Path, before: Path, lock: Path, old_lock: bytes | None) -> None:

@@ -143,6 +143,35 @@ def test_site_as_a_mount_point_fails_at_once_and_changes_nothing(tmp_path: Path)
     assert [p.name for p in (tmp_path / "docs").iterdir()] == []  # nothing generated
 
 
+def test_full_disk_under_site_is_one_line_and_leaves_docs_and_lock_old(tmp_path: Path) -> None:
+    """MkDocs itself runs out of space while it writes the site (under the site's parent, where the
+    new site is staged): one line naming the file, no traceback, and docs/, site/ and the lock old."""
+    banks = copy_banks(tmp_path / "banks")
+    env = prepare_work(banks, tmp_path)
+    config = str(tmp_path / "mkdocs.yml")
+    with tmpfs(tmp_path / "out", "3m") as out:
+        site = out / "site"
+        site.mkdir()
+        (site / "old.html").write_text("old", encoding="utf-8")
+        build = subprocess.run([*BUILD_SITE, "--config", config], env=env, capture_output=True, text=True, timeout=300)
+        assert build.returncode == 0, build.stderr  # first a build of docs/ outside the small disk
+        add_question(banks)
+        before = state(banks, tmp_path / "docs")
+        proc = subprocess.run(
+            [*BUILD_SITE, "--site-dir", str(site), "--config", config],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode != 0
+        assert "Traceback" not in proc.stderr, proc.stderr
+        first = proc.stderr.splitlines()[0]
+        assert first.startswith(f"error: {out}/") and "(ENOSPC)" in first, proc.stderr
+        assert [p.name for p in site.iterdir()] == ["old.html"]
+        assert state(banks, tmp_path / "docs") == before
+
+
 @pytest.mark.parametrize(("code", "name"), [(errno.EROFS, "EROFS"), (errno.EACCES, "EACCES"), (errno.ENOSPC, "ENOSPC")])
 def test_a_failing_write_is_one_line_and_leaves_docs_and_lock_old(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, code: int, name: str
