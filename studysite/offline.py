@@ -358,7 +358,7 @@ _OFFLINE_SCRIPT = re.compile(r'<script src="[^"]*assets/qa/offline\.js"[^>]*></s
 _DOWNLOAD = re.compile(r'<p class="qa-download">.*?</p>', re.DOTALL)
 _FIRST_H1_END = re.compile(r"</h1>")
 _BROWSER_OFFLINE = re.compile(r'<p class="qa-offline-browser">.*?</p>', re.DOTALL)
-_STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/(?:question|page|stats)\.min\.js"[^>]*></script>')
+_STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/[a-z]+\.min\.js"[^>]*></script>')
 """The page's bundle (studysite/bundles.yml), which the study scripts are in: the zip's data goes first."""
 _ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
 """A question page's answer: one `<div>` with none inside (render.answer_html), as verify.py reads it."""
