@@ -20,7 +20,6 @@ from .model import (
     GlossaryTerm,
     Lang,
     LeadIn,
-    ListBlock,
     Paragraph,
     Question,
     Site,
@@ -273,22 +272,15 @@ def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
             f"(last Chinese question at {zh.path}:{zh.questions[-1].line})",
         )
     for qz, qe in zip(zh.questions, en.questions, strict=False):
-        shape_z, shape_e = _shape(qz), _shape(qe)
-        if [kind for kind, _ in shape_z] == [kind for kind, _ in shape_e]:  # lines may differ (blank lines)
+        mismatch = translations.first_mismatch(qz, qe)  # lines may differ (blank lines), kinds may not
+        if mismatch is None:
             continue
-        k = next(
-            (i for i, (a, b) in enumerate(zip(shape_z, shape_e, strict=False)) if a[0] != b[0]),
-            min(len(shape_z), len(shape_e)),
-        )
-        where_z = f"{zh.path}:{shape_z[k][1]}" if k < len(shape_z) else f"{zh.path}:{qz.line} (answer ends)"
-        what_z = shape_z[k][0] if k < len(shape_z) else "nothing"
-        line_e = shape_e[k][1] if k < len(shape_e) else qe.line
-        what_e = shape_e[k][0] if k < len(shape_e) else "nothing"
+        line_e, what_e, where_z, what_z = mismatch
         problems.error(
             en.path,
             line_e,
             f"translation of question {qz.index + 1} does not line up: here it has "
-            f"{what_e}, where {where_z} has {what_z}",
+            f"{what_e}, where {zh.path}:{where_z} has {what_z}",
         )
     return len(problems.errors) == before
 
@@ -467,19 +459,6 @@ def content_hash(q: Question) -> str:
         else:
             parts.extend(i.text for i in block.items)
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
-
-
-def _shape(q: Question) -> list[tuple[str, int]]:
-    shape = []
-    for block in q.blocks:
-        if isinstance(block, Paragraph):
-            shape.append(("a paragraph", block.line))
-        elif isinstance(block, LeadIn):
-            shape.append(("a lead-in line", block.line))
-        elif isinstance(block, ListBlock):
-            kind = "a numbered list" if block.ordered else "a bullet list"
-            shape.append((f"{kind} of {len(block.items)} items", block.line))
-    return shape
 
 
 def _suggest(name: str) -> str:

@@ -163,7 +163,7 @@ def check(site: Site, banks: Sequence[tuple[Bank, Bank | None]], problems: Probl
                     qe.text,
                 )
                 continue
-            mismatch = _first_mismatch(qz, qe)
+            mismatch = first_mismatch(qz, qe)
             if mismatch is not None:
                 line_e, what_e, where_z, what_z = mismatch
                 problems.error(
@@ -320,7 +320,7 @@ def _source_of(q: Question, en: Bank | None, en_lines: list[str]) -> list[str]:
     return lines
 
 
-def _first_mismatch(qz: Question, qe: Question) -> tuple[int, str, int | str, str] | None:
+def first_mismatch(qz: Question, qe: Question) -> tuple[int, str, int | str, str] | None:
     """Where the English answer's blocks first differ in kind from the Chinese ones, or None."""
     shape_z, shape_e = _shape(qz), _shape(qe)
     if [kind for kind, _ in shape_z] == [kind for kind, _ in shape_e]:
