@@ -28,6 +28,12 @@ def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def data(seed_site: Path) -> dict[str, dict[str, object]]:
+    """The question data the seed site published, per language (what the pages are checked against)."""
+    return sitekit.published_data(seed_site)
+
+
+@pytest.fixture(scope="session")
 def seed_url(seed_site: Path) -> Iterator[str]:
     with serve(seed_site) as url:
         yield url

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from studysite import pdf
@@ -26,6 +26,42 @@ SEED = FIXTURE_BANKS
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = pdf.CHROMIUM_ARGS
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@contextlib.contextmanager
+def reader(
+    browser: object,
+    *,
+    viewport: dict[str, int] = DESKTOP,
+    expected: Callable[[str], bool] = lambda text: False,
+    timeout: float | None = None,
+    **options: object,
+) -> Iterator[object]:
+    """A fresh browser profile (its own storage) that fails the test on any script error or console
+    error, but those `expected` accepts (such as a refused request the test provoked)."""
+    context = browser.new_context(viewport=viewport, **options)  # type: ignore[attr-defined]
+    if timeout is not None:
+        context.set_default_timeout(timeout)
+    errors: list[str] = []
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("console", lambda m: errors.append(m.text) if m.type == "error" and not expected(m.text) else None)
+    try:
+        yield context
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def published_data(site: Path) -> dict[str, dict[str, object]]:
+    """The question data a built site publishes (assets/qa/questions.json), per language."""
+    import json
+
+    return {
+        lang: json.loads((site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
+        for lang, prefix in (("zh", ""), ("en", "en"))
+    }
 
 
 def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True, source: Path | None = None) -> Path:

@@ -8,7 +8,6 @@ import re
 import shutil
 import zipfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,9 @@ import pytest
 from studysite import verify
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from tests.sitekit import SEED, build_site, copy_banks, normalise, visible_text
+from tests import sitekit
+from tests.sitekit import DESKTOP, PHONE, SEED, build_site, copy_banks, normalise, visible_text
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 LAYOUTS = {"desktop": DESKTOP, "phone": PHONE}
 QUESTION = "ai-infra-3/two-batch-overlap/"
 BI_KEY = "qa-reader:bilingual"
@@ -29,21 +27,11 @@ TOGGLE = {"zh": "中英对照", "en": "Side by side with Chinese"}
 OTHER = {"zh": "en", "en": "zh"}
 
 
-@contextmanager
-def reader(browser: Any, *, viewport: dict[str, int] = DESKTOP, allow: str = "", **options: Any) -> Iterator[Any]:
-    """A fresh browser profile (its own localStorage); fails the test on any script error (but those
-    naming `allow`, such as the network error the browser logs for a request made offline)."""
+def reader(browser: Any, *, allow: str = "", **options: Any) -> Any:
+    """A fresh browser profile without the offline worker; fails the test on any script error (but a
+    console error naming `allow`, such as the network error the browser logs for a request made offline)."""
     options.setdefault("service_workers", "block")
-    context = browser.new_context(viewport=viewport, **options)
-    context.set_default_timeout(10_000)
-    errors: list[str] = []
-    context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    try:
-        yield context
-    finally:
-        context.close()
-    assert not [e for e in errors if not (allow and allow in e)], errors
+    return sitekit.reader(browser, timeout=10_000, expected=lambda text: bool(allow) and allow in text, **options)
 
 
 def root(base: str, lang: str) -> str:

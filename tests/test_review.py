@@ -9,20 +9,12 @@ from typing import Any
 
 import pytest
 
-from tests.test_study import DESKTOP, PHONE, goto, reader
+from tests.sitekit import DESKTOP, PHONE, reader
+from tests.test_study import goto
 
 STUDY_KEY = "qa-study@/:study"
 V1_KEY = "qa-study@/:marks"
 DAY = 86_400_000
-
-
-@pytest.fixture(scope="module")
-def data(seed_site: Path) -> dict[str, dict[str, Any]]:
-    """The question data the build published, per language."""
-    return {
-        lang: json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
-        for lang, prefix in (("zh", ""), ("en", "en"))
-    }
 
 
 def store(page: Any, expression: str, arg: Any = None) -> Any:

@@ -7,8 +7,6 @@ import base64
 import json
 import time
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,11 +14,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
-from tests.sitekit import ARTIFACTS
+from tests.sitekit import ARTIFACTS, DESKTOP, PHONE
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 SITE = "qa-study@/"
 STUDY_KEY = SITE + ":study"
 SYNC_KEY = SITE + ":sync"
@@ -65,27 +62,10 @@ UI = {
 }
 
 
-@pytest.fixture(scope="module")
-def data(seed_site: Path) -> dict[str, dict[str, Any]]:
-    """The question data the build published, per language."""
-    return {
-        lang: json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
-        for lang, prefix in (("zh", ""), ("en", "en"))
-    }
-
-
-@contextmanager
-def reader(browser: Any, *, viewport: dict[str, int] = DESKTOP, **options: Any) -> Iterator[Any]:
-    """A fresh browser profile (its own storage), in UTC; fails the test on any script error."""
-    context = browser.new_context(viewport=viewport, timezone_id="UTC", **options)
-    errors: list[str] = []
-    context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" and not _expected(m.text) else None)
-    try:
-        yield context
-    finally:
-        context.close()
-    assert not errors, errors
+def reader(browser: Any, **options: Any) -> Any:
+    """A fresh browser profile in UTC (the plots' days), failing on any script error but the refused
+    requests the tests provoke."""
+    return sitekit.reader(browser, timezone_id="UTC", expected=_expected, **options)
 
 
 def _expected(text: str) -> bool:

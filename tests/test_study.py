@@ -5,18 +5,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.sitekit import ARTIFACTS, build_site, copy_banks, serve, settle
+from tests.sitekit import ARTIFACTS, DESKTOP, PHONE, build_site, copy_banks, reader, serve, settle
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 MARKS_KEY = "qa-study@/:marks"  # version 1 (migrated into STUDY_KEY on first load)
 STUDY_KEY = "qa-study@/:study"
 QUIZ_KEY = "qa-study:quiz-mode"
@@ -40,29 +36,6 @@ UI = {
         "changed": "changed since your last review",
     },
 }
-
-
-@pytest.fixture(scope="module")
-def data(seed_site: Path) -> dict[str, dict[str, Any]]:
-    """The question data the build published, per language (what the pages are checked against)."""
-    return {
-        lang: json.loads((seed_site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
-        for lang, prefix in (("zh", ""), ("en", "en"))
-    }
-
-
-@contextmanager
-def reader(browser: Any, *, viewport: dict[str, int] = DESKTOP, **options: Any) -> Iterator[Any]:
-    """A fresh browser profile (its own localStorage); fails the test on any script error."""
-    context = browser.new_context(viewport=viewport, **options)
-    errors: list[str] = []
-    context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    try:
-        yield context
-    finally:
-        context.close()
-    assert not errors, errors
 
 
 def goto(page: Any, url: str, ready: str = "") -> Any:
