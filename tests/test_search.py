@@ -26,10 +26,6 @@ from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, 
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
 PREFIX = {"zh": "", "en": "en/"}
-BUDGET_MS = 500
-"""Keyup to the first results, on a page whose search box was never opened (Pagefind and the index load)."""
-ATTEMPTS = 3
-"""Cold starts allowed per query: the best must be within BUDGET_MS (other processes can slow one)."""
 QUESTION = "ai-infra-3/two-batch-overlap/"
 NewPage = Callable[..., Any]
 """new_page(width=1280, scheme="light"): a page in a fresh browser context."""
@@ -108,17 +104,14 @@ def new_page(browser: Any) -> Iterator[NewPage]:
 
 
 @pytest.mark.parametrize(("lang", "case"), _cases())
-def test_query_finds_its_question_in_time(
+def test_query_finds_its_question(
     seed_url: str, new_page: NewPage, page_text: dict[str, str], lang: str, case: dict
 ) -> None:
+    """How soon the first results come is measured by `make bench` (search: first result ms), on
+    quiet runs it can compare; here, on a box never opened before, what they are."""
     page = new_page()
     page.goto(seed_url + PREFIX[lang])
     found = page.evaluate(_SEARCH_TIMED, case["query"])
-    times = [found["ms"]]
-    while times[-1] > BUDGET_MS and len(times) < ATTEMPTS:  # another cold start: a busy machine, not search
-        again = new_page()
-        again.goto(seed_url + PREFIX[lang])
-        times.append(again.evaluate(_SEARCH_TIMED, case["query"])["ms"])
     links, top3 = found["links"], found["links"][:3]
     assert links, f"{case['query']!r}: no results ({found['meta']!r})"
     if "expect" in case:
@@ -132,7 +125,6 @@ def test_query_finds_its_question_in_time(
         assert all(link.startswith("/en/") for link in links), links
     else:
         assert not any(link.startswith("/en/") for link in links), links
-    assert min(times) <= BUDGET_MS, f"{case['query']!r}: first results after {', '.join(f'{t:.0f}' for t in times)} ms"
 
 
 @pytest.mark.parametrize("path", ["", QUESTION, "en/", "en/" + QUESTION])
