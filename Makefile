@@ -13,7 +13,7 @@ PYTEST  := $(PY) -m pytest -p no:cacheprovider -n $(JOBS)
 TIMED   := bash scripts/timed.sh
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help serve pages site unit lint check test search-eval bench pdf format lock system-deps clean \
+.PHONY: help serve pages site unit lint check test screenshots search-eval bench pdf format lock system-deps clean \
         translation translations translation-reviewed
 
 help:                                                ## list the targets
@@ -55,6 +55,9 @@ check: lint unit                                     ## before a commit: lint + 
 
 test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
 	@$(TIMED) test $(PYTEST) --dist loadfile --durations=15 tests
+
+screenshots: .venv/.dev node_modules/.dev system-deps ## every screenshot test in all four looks (phone/desktop x light/dark) into tests/artifacts/
+	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) --dist loadfile -k "screenshot or look_right" tests
 
 format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
 	$(PY) -m ruff format studysite scripts tests

@@ -219,3 +219,19 @@ def wait_for_search(page: object, timeout_ms: float = 15_000) -> None:
     superseded; the rest of the batch follows as the texts arrive."""
     arg = {"busy": _SEARCH_BUSY, "batch": _SEARCH_BATCH}
     page.wait_for_function(_SEARCH_DONE_JS, arg=arg, timeout=timeout_ms)  # type: ignore[attr-defined]
+
+
+# --- screenshots ---------------------------------------------------------------------------------
+
+ALL_LOOKS = os.environ.get("QA_SCREENSHOTS") == "all"
+"""`make screenshots` sets QA_SCREENSHOTS=all: every screenshot test then runs in every look."""
+LOOKS = (
+    [("desktop", "light"), ("desktop", "dark"), ("phone", "light"), ("phone", "dark")]
+    if ALL_LOOKS
+    else [("desktop", "light"), ("phone", "dark")]
+)
+"""(device, scheme) pairs a screenshot test runs in. Under `make test`, one scheme per device: every
+layout check of the test (nothing overflows, the box fits) still runs at both widths and in both
+schemes, and light/dark contrast is axe's check (tests/test_a11y.py and the pages' axe tests); the
+other two pictures of each set come from `make screenshots`, which writes all four."""
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}

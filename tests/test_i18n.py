@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitekit import ARTIFACTS
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS
 
 QUESTIONS = [
     "ai-infra-3/two-batch-overlap/",
@@ -78,11 +78,11 @@ def test_hreflang_alternates_are_absolute_and_per_page(seed_site: Path) -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [1280, 390])
-def test_question_page_screenshots(browser: object, seed_url: str, lang: str, scheme: str, width: int) -> None:
+@pytest.mark.parametrize(("device", "scheme"), LOOKS)
+def test_question_page_screenshots(browser: object, seed_url: str, lang: str, device: str, scheme: str) -> None:
     """Screenshots to look at (tests/artifacts/); the assertion is that nothing overflows horizontally."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    width = VIEWPORTS[device]["width"]
     page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)  # type: ignore[attr-defined]
     prefix = "" if lang == "zh" else "en/"
     page.goto(seed_url + prefix + QUESTIONS[2])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.sitekit import DESKTOP, PHONE, reader
+from tests.sitekit import DESKTOP, LOOKS, PHONE, reader
 from tests.test_study import goto
 
 STUDY_KEY = "qa-study@/:study"
@@ -415,8 +415,7 @@ def test_a_mock_interview_resumes_after_reload_and_a_link_click(browser: Any, se
         assert page.locator(".qa-resume").count() == 0
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize(("device", "scheme"), LOOKS)
 def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
     """The review page, a question with its grades, the home's due line: tests/artifacts/review-*.png."""
     from tests.sitekit import ARTIFACTS

@@ -22,7 +22,19 @@ from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
 from studysite.search_terms import search_terms
 from tests.qualitykit import AXE, serve_pages
-from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle, wait_for_search, watch_search
+from tests.sitekit import (
+    ARTIFACTS,
+    LOOKS,
+    ROOT,
+    SEED,
+    VIEWPORTS,
+    build_site,
+    copy_banks,
+    serve,
+    settle,
+    wait_for_search,
+    watch_search,
+)
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
 PREFIX = {"zh": "", "en": "en/"}
@@ -437,7 +449,7 @@ SHOT_QUERIES = {
 }
 _OVERFLOW = """() => [...document.querySelectorAll('.md-search-result__item *')]
     .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).length"""
-SHOTS = [(lang, scheme, width) for lang in ("zh", "en") for scheme in ("light", "dark") for width in (1280, 390)]
+SHOTS = [(lang, scheme, VIEWPORTS[device]["width"]) for lang in ("zh", "en") for device, scheme in LOOKS]
 
 
 @pytest.mark.parametrize(("lang", "scheme", "width"), SHOTS, ids=[f"{a}-{b}-{c}" for a, b, c in SHOTS])

@@ -16,7 +16,7 @@ import pytest
 
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
-from tests.sitekit import ARTIFACTS, DESKTOP, PHONE
+from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE
 
 SITE = "qa-study@/"
 STUDY_KEY = SITE + ":study"
@@ -703,8 +703,7 @@ def test_full_storage_in_the_link_and_sync_loses_nothing(
 # --- screenshots ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize(("device", "scheme"), LOOKS)
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_screenshots_of_the_stats_page(
     browser: Any, seed_url: str, data: dict, scheme: str, device: str, lang: str

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.sitekit import ARTIFACTS, DESKTOP, PHONE, build_site, copy_banks, reader, serve, settle
+from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, build_site, copy_banks, reader, serve, settle
 
 MARKS_KEY = "qa-study@/:marks"  # version 1 (migrated into STUDY_KEY on first load)
 STUDY_KEY = "qa-study@/:study"
@@ -480,8 +480,7 @@ def test_study_mode_works_under_a_github_pages_subpath(browser: Any, seed_site: 
 # --- how it looks --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize(("device", "scheme"), LOOKS)
 def test_screenshots_of_every_widget(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
     """Each widget in light and dark, desktop and phone, into tests/artifacts/study-*.png; nothing overflows."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
