@@ -12,7 +12,7 @@ import pytest
 from studysite import downloads
 from studysite.build import generate
 from studysite.errors import BuildError
-from tests.sitekit import ARTIFACTS, copy_banks
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, copy_banks
 from tests.test_takeaway import read_apkg
 
 BANK = "ai-infra-3"
@@ -130,23 +130,23 @@ def test_quiz_mode_hides_the_note_with_the_answer_and_screenshots(browser: Any, 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     prefix = "" if lang == "zh" else "en/"
     quiz = {"zh": "测验模式", "en": "Quiz mode"}[lang]
-    for scheme in ("light", "dark"):
-        for width, height in ((1280, 800), (390, 844)):
-            context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-            page = context.new_page()
-            page.goto(f"{seed_url}{prefix}{BANK}/{DSA}/")
-            page.wait_for_selector(".qa-quiz")
-            if scheme == "dark":  # Material follows its own palette toggle, not only the media query
-                page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
-            note = page.locator(".qa-note")
-            assert note.is_visible()
-            note.scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / f"note-{lang}-{scheme}-{width}.png"))
-            page.locator(".qa-note").screenshot(path=str(ARTIFACTS / f"note-box-{lang}-{scheme}-{width}.png"))
-            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            assert overflow <= 0
-            page.get_by_role("switch", name=quiz).check()
-            assert page.locator("#qa-answer").is_hidden() and note.is_hidden()
-            page.get_by_role("switch", name=quiz).uncheck()
-            assert note.is_visible()
-            context.close()
+    for device, scheme in LOOKS:
+        width = VIEWPORTS[device]["width"]
+        context = browser.new_context(viewport=VIEWPORTS[device], color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{seed_url}{prefix}{BANK}/{DSA}/")
+        page.wait_for_selector(".qa-quiz")
+        if scheme == "dark":  # Material follows its own palette toggle, not only the media query
+            page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+        note = page.locator(".qa-note")
+        assert note.is_visible()
+        note.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"note-{lang}-{scheme}-{width}.png"))
+        page.locator(".qa-note").screenshot(path=str(ARTIFACTS / f"note-box-{lang}-{scheme}-{width}.png"))
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        page.get_by_role("switch", name=quiz).check()
+        assert page.locator("#qa-answer").is_hidden() and note.is_hidden()
+        page.get_by_role("switch", name=quiz).uncheck()
+        assert note.is_visible()
+        context.close()

@@ -22,7 +22,7 @@ import pytest
 
 from studysite import offline
 from tests.qualitykit import AXE
-from tests.sitekit import ARTIFACTS, build_site, copy_banks
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, build_site, copy_banks
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
 Q_OTHER = "ai-infra-3/communication-primitives-nccl/"
@@ -211,8 +211,8 @@ def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple
 
 
 def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[Path, str], browser: object) -> None:
-    """For a person to look at: the prompt on a question page in both languages, phone and desktop,
-    light and dark (tests/artifacts/update-*.png); it stays within the window."""
+    """For a person to look at: the prompt on a question page in both languages, in each look
+    (sitekit.LOOKS; tests/artifacts/update-*.png); it stays within the window and axe finds nothing."""
     second, changed = second_build
     ctx = browser.new_context()  # type: ignore[attr-defined]
     pages = {}
@@ -221,13 +221,13 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
         first.goto(server.url)
         _wait_until_controlled(first)
         for lang, prefix in (("zh", ""), ("en", "en/")):
-            for name, (width, height) in (("phone", (390, 844)), ("desktop", (1280, 800))):
-                for scheme in ("light", "dark"):
-                    page = ctx.new_page()
-                    page.set_viewport_size({"width": width, "height": height})
-                    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-                    page.goto(server.url + prefix + Q_OTHER)
-                    pages[f"{lang}-{name}-{scheme}"] = (page, width)
+            for name, scheme in LOOKS:
+                width = VIEWPORTS[name]["width"]
+                page = ctx.new_page()
+                page.set_viewport_size(VIEWPORTS[name])
+                page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+                page.goto(server.url + prefix + Q_OTHER)
+                pages[f"{lang}-{name}-{scheme}"] = (page, width)
         server.directory = second
         first.goto(server.url + changed)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
