@@ -36,6 +36,7 @@ def data(seed_site: Path) -> dict[str, dict[str, object]]:
 @pytest.fixture(scope="session")
 def seed_url(seed_site: Path) -> Iterator[str]:
     with serve(seed_site) as url:
+        sitekit.CONTEXTS.stable.add(url.rstrip("/"))  # its files never change: reused profiles may cache them
         yield url
 
 
@@ -46,6 +47,7 @@ def browser() -> Iterator[object]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
+        sitekit.CONTEXTS.close_all()
         b.close()
 
 

@@ -39,18 +39,33 @@ def reader(
     timeout: float | None = None,
     **options: object,
 ) -> Iterator[object]:
-    """A fresh browser profile (its own storage) that fails the test on any script error or console
-    error, but those `expected` accepts (such as a refused request the test provoked)."""
-    context = browser.new_context(viewport=viewport, **options)  # type: ignore[attr-defined]
+    """A browser profile with empty storage that fails the test on any script error or console error,
+    but those `expected` accepts (such as a refused request the test provoked). Without the offline
+    worker unless `service_workers="allow"`: its precache of the whole site after a first visit is
+    the offline tests' to check (tests/test_offline.py), and in every other test only costs time.
+
+    Profiles are reused (see _ContextPool): a test gets one whose storage, cookies and permissions
+    were cleared and whose pages were closed, and whose HTTP cache holds only files of the session's
+    seed site, which never change."""
+    options.setdefault("service_workers", "block")
+    context = CONTEXTS.take(browser, viewport=viewport, **options)
     if timeout is not None:
-        context.set_default_timeout(timeout)
+        context.set_default_timeout(timeout)  # type: ignore[attr-defined]
     errors: list[str] = []
-    context.on("weberror", lambda e: errors.append(str(e.error)))
-    context.on("console", lambda m: errors.append(m.text) if m.type == "error" and not expected(m.text) else None)
+
+    def on_error(e: object) -> None:
+        errors.append(str(e.error))  # type: ignore[attr-defined]
+
+    def on_console(m: object) -> None:
+        if m.type == "error" and not expected(m.text):  # type: ignore[attr-defined]
+            errors.append(m.text)  # type: ignore[attr-defined]
+
+    context.on("weberror", on_error)  # type: ignore[attr-defined]
+    context.on("console", on_console)  # type: ignore[attr-defined]
     try:
         yield context
     finally:
-        context.close()
+        CONTEXTS.give_back(context)  # removes the two listeners above with any the test added
     assert not errors, errors
 
 
@@ -235,3 +250,140 @@ layout check of the test (nothing overflows, the box fits) still runs at both wi
 schemes, and light/dark contrast is axe's check (tests/test_a11y.py and the pages' axe tests); the
 other two pictures of each set come from `make screenshots`, which writes all four."""
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+# --- reused browser profiles -------------------------------------------------------------------------
+
+
+class _ContextPool:
+    """Browser contexts kept for reuse between tests (a fresh context costs a new profile and a cold
+    HTTP cache, about 0.3 s per test on this machine, several hundred times a run).
+
+    A context comes back into the pool only when it can be made indistinguishable from a new one:
+    it visited nothing but origins in `stable` (the seed site's server, whose files never change, so
+    its HTTP cache cannot be stale), and the test changed nothing that cannot be undone (init scripts,
+    exposed functions, routes, offline mode, extra headers, a CDP session of its own). Then its pages
+    are closed, the listeners the test added are removed, and its origins' storage is cleared through
+    CDP (`Storage.clearDataForOrigin`, every type: local and session storage, IndexedDB, Cache
+    Storage, service workers, cookies), with its permissions and default timeouts. Any other context
+    is closed, as before."""
+
+    _DIRTYING = (
+        "add_init_script",
+        "expose_binding",
+        "expose_function",
+        "route",
+        "route_from_har",
+        "route_web_socket",
+        "set_offline",
+        "set_extra_http_headers",
+        "set_geolocation",
+        "new_cdp_session",
+    )
+
+    def __init__(self) -> None:
+        self.stable: set[str] = set()
+        self._idle: dict[tuple[object, str], list[object]] = {}
+        self._state: dict[int, _Use] = {}
+
+    def take(self, browser: object, **options: object) -> object:
+        import json
+
+        key = (browser, json.dumps(options, sort_keys=True, default=str))
+        idle = self._idle.setdefault(key, [])
+        return idle.pop() if idle else self._new(browser, key, options)
+
+    def give_back(self, context: object) -> None:
+        use = self._state[id(context)]
+        reusable = not use.dirty and use.origins <= self.stable and not FRESH_CONTEXTS
+        if reusable:
+            try:
+                self._reset(context, use)
+            except Exception:  # a context that cannot be reset is closed instead
+                reusable = False
+        if reusable:
+            self._idle[use.key].append(context)
+        else:
+            del self._state[id(context)]
+            with contextlib.suppress(Exception):
+                context.close()  # type: ignore[attr-defined]
+
+    def close_all(self) -> None:
+        for idle in self._idle.values():
+            for context in idle:
+                with contextlib.suppress(Exception):
+                    context.close()  # type: ignore[attr-defined]
+        self._idle.clear()
+        self._state.clear()
+
+    def _new(self, browser: object, key: tuple[object, str], options: dict[str, object]) -> object:
+        context = browser.new_context(**options)  # type: ignore[attr-defined]
+        use = _Use(key)
+        self._state[id(context)] = use
+        context.on("request", lambda request: use.saw(request.url))  # type: ignore[attr-defined]
+        for name in self._DIRTYING:
+            if hasattr(context, name):  # route_web_socket is new in Playwright 1.48
+                setattr(context, name, use.marking(getattr(context, name)))
+        for name in ("on", "once"):
+            setattr(context, name, use.tracking(getattr(context, name)))
+        return context
+
+    @staticmethod
+    def _reset(context: object, use: _Use) -> None:
+        for page in list(context.pages):  # type: ignore[attr-defined]
+            page.close()
+        for event, handler in use.listeners:
+            context.remove_listener(event, handler)  # type: ignore[attr-defined]
+        use.listeners.clear()
+        context.clear_cookies()  # type: ignore[attr-defined]
+        context.clear_permissions()  # type: ignore[attr-defined]
+        context.set_default_timeout(30_000)  # type: ignore[attr-defined]
+        context.set_default_navigation_timeout(30_000)  # type: ignore[attr-defined]
+        if use.origins:
+            page = context.new_page()  # type: ignore[attr-defined]
+            cdp = type(context).new_cdp_session(context, page)  # the class's own method, not the marking one
+            for origin in use.origins:
+                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            cdp.detach()
+            page.close()
+            use.origins.clear()
+
+
+class _Use:
+    """What the pool knows of one context: what it visited, and what a test did to it."""
+
+    def __init__(self, key: tuple[object, str]) -> None:
+        self.key = key
+        self.origins: set[str] = set()
+        self.dirty = False
+        self.listeners: list[tuple[str, object]] = []
+
+    def saw(self, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https"):
+            self.origins.add(f"{parts.scheme}://{parts.netloc}")
+        elif parts.scheme not in ("data", "blob", "about"):
+            self.origins.add(parts.scheme + ":")  # file: and others: never stable, so never reused
+
+    def marking(self, method: Callable[..., object]) -> Callable[..., object]:
+        def marked(*args: object, **kwargs: object) -> object:
+            self.dirty = True
+            return method(*args, **kwargs)
+
+        return marked
+
+    def tracking(self, method: Callable[..., object]) -> Callable[..., object]:
+        def tracked(event: str, handler: object) -> object:
+            self.listeners.append((event, handler))
+            return method(event, handler)
+
+        return tracked
+
+
+FRESH_CONTEXTS = os.environ.get("QA_FRESH_CONTEXTS") == "1"
+"""QA_FRESH_CONTEXTS=1 gives every test a new context, as before the pool: to rule the pool out when
+a browser test fails only in a full run."""
+CONTEXTS = _ContextPool()
+"""The browser profiles tests share (conftest.py closes them with the browser)."""
