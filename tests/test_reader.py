@@ -299,6 +299,52 @@ def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang:
         assert page.locator(".qa-offline-browser").count() == 0  # no promise of the browser's own offline copy
 
 
+REVIEW_UI = {"zh": ("开始复习", "显示答案"), "en": ("Start the review", "Show answer")}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zip_review_starts_a_session_and_stats_draw_from_file_urls(browser: Any, unzipped: Path, lang: str) -> None:
+    """The zip's review page runs a session (answers from the shipped data) and its stats page draws
+    the reviews just made, from disk, at phone then desktop width."""
+    folder = unzipped / ("en" if lang == "en" else "")
+    start, reveal = REVIEW_UI[lang]
+    with reader(browser, viewport=PHONE) as context:
+        page = context.new_page()
+        graded = 0
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto((folder / "study" / "review" / "index.html").as_uri())
+            page.get_by_role("button", name=start).click()
+            page.wait_for_selector(".qa-review__run")
+            title = page.locator(".qa-review__question").inner_text()
+            page.get_by_role("button", name=reveal).click()
+            answer = page.locator(".qa-review__answer .qa-answer")
+            answer.locator("> *").first.wait_for()
+            slug = answer.get_attribute("data-qa-slug")
+            held = (folder / "ai-infra-3" / str(slug) / "index.html").read_text(encoding="utf-8")
+            own = re.search(r'<div class="qa-answer".*?</div>', held, re.S).group(0)  # type: ignore[union-attr]
+            assert normalise(answer.inner_text()) == visible_text(own), slug
+            page.locator(".qa-review__grade button[data-grade='3']").click()
+            graded += 1
+            # graded and stored: the next question comes up, its answer hidden again
+            page.wait_for_function(
+                "(before) => document.querySelector('.qa-review__question').textContent !== before"
+                " && document.querySelector('.qa-review__answer').hidden",
+                arg=title,
+            )
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto((folder / "study" / "stats" / "index.html").as_uri())
+            canvas = page.locator('[data-qa-plot-drawn="reviews"] canvas')
+            canvas.wait_for()
+            box = canvas.bounding_box()
+            assert box and 200 < box["width"] <= LAYOUTS[layout]["width"], (layout, box)
+            rows = page.eval_on_selector(
+                '[data-qa-table="reviews"]', "t => [...t.tBodies[0].rows].map(r => +r.cells[1].textContent)"
+            )
+            assert sum(rows) == graded and rows[-1] == graded, rows  # today's reviews, both of them
+
+
 # --- 8. a home page that starts a study session ------------------------------------------------------
 
 WAYS = {"zh": ("随机抽题", "模拟面试", "按主题浏览"), "en": ("Pick one at random", "Mock interview", "Browse by topic")}
@@ -340,6 +386,32 @@ def test_home_links_to_the_daily_review_once_the_site_has_it() -> None:
 
 
 # --- 6. phone and keyboard -----------------------------------------------------------------------------
+
+
+def test_site_name_shows_whole_in_the_header_at_phone_and_desktop_width(browser: Any, seed_url: str) -> None:
+    """Each language's site name (as its mkdocs config spells it) fits its header box: on a phone the
+    English one wraps to two lines inside the header instead of being cut to "AI Infra Int…"."""
+    names = {
+        lang: re.search(r"^site_name: (.*)$", (sitekit.ROOT / config).read_text(encoding="utf-8"), re.M).group(1)  # type: ignore[union-attr]
+        for lang, config in (("zh", "mkdocs.yml"), ("en", "mkdocs.en.yml"))
+    }
+    with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        page = context.new_page()
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            for lang, name in names.items():
+                page.goto(root(seed_url, lang))
+                shown = page.locator(".md-header__topic").first.locator(".md-ellipsis")
+                assert normalise(shown.inner_text()) == name
+                fit = shown.evaluate(
+                    """(e) => { const header = e.closest('.md-header').getBoundingClientRect();
+                      const range = document.createRange(); range.selectNodeContents(e);
+                      const lines = [...range.getClientRects()];
+                      return { cut: e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight,
+                               lines: new Set(lines.map((r) => Math.round(r.top))).size,
+                               inside: lines.every((r) => r.top >= header.top && r.bottom <= header.bottom) }; }"""
+                )
+                assert not fit["cut"] and fit["inside"] and fit["lines"] <= 2, (layout, lang, fit)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
