@@ -713,6 +713,25 @@ def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, l
         assert first.inner_text().replace("¶", "").strip() in [term.names[lang] for term in in_group]
 
 
+def test_glossary_jump_list_on_a_phone_shows_it_goes_on(browser: Any, seed_url: str) -> None:
+    """One row of letters swiped sideways: the letters at the edge fade (there are more), and scrolled
+    to its end the last letter stands clear of the fade, in both languages."""
+    with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        page = context.new_page()
+        for lang in ("zh", "en"):
+            page.goto(root(seed_url, lang) + "glossary/")
+            row = page.locator(".qa-gl-jump")
+            shape = row.evaluate(
+                """(e) => { const s = getComputedStyle(e); const fade = parseFloat(s.paddingRight);
+                  const mask = s.maskImage || s.webkitMaskImage;
+                  e.scrollLeft = e.scrollWidth;
+                  const box = e.getBoundingClientRect(); const last = [...e.querySelectorAll('a:not([hidden])')].pop();
+                  return { more: e.scrollWidth > e.clientWidth, mask: mask.includes('transparent') || mask.includes('rgba(0, 0, 0, 0)'),
+                           clear: last.getBoundingClientRect().right <= box.right - fade + 0.5 }; }"""
+            )
+            assert shape == {"more": True, "mask": True, "clear": True}, (lang, shape)
+
+
 def _term_text(term: Any) -> str:
     """What the glossary page shows of a term (both names and both definitions): what the filter searches."""
     return " ".join([*term.names.values(), *term.definitions.values()])
