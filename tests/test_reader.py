@@ -431,6 +431,9 @@ def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, 
             page.goto(root(seed_url, lang) + QUESTION)
             page.wait_for_selector(".qa-quiz")
             assert page.locator(".qa-quiz .qa-kbd").first.is_visible() is shown
+            # nor the button that lists the keys (P/N among them): a touch screen has none of them
+            keys = page.get_by_role("button", name="键盘快捷键" if lang == "zh" else "Keyboard shortcuts", exact=True)
+            assert keys.is_visible() is shown
 
 
 def test_longest_english_title_takes_at_most_three_lines_on_a_phone(browser: Any, seed_url: str) -> None:
