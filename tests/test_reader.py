@@ -396,16 +396,16 @@ def test_home_links_to_the_daily_review_once_the_site_has_it() -> None:
 
 
 def test_site_name_shows_whole_in_the_header_at_phone_and_desktop_width(browser: Any, seed_url: str) -> None:
-    """Each language's site name (as its mkdocs config spells it) fits its header box: on a phone the
-    English one wraps to two lines inside the header instead of being cut to "AI Infra Int…"."""
+    """Each language's site name (as its mkdocs config spells it) fits its header box: on a phone (390
+    and 360 px) the English one wraps to two lines inside the header instead of being cut to "AI Infra Int…"."""
     names = {
         lang: re.search(r"^site_name: (.*)$", (sitekit.ROOT / config).read_text(encoding="utf-8"), re.M).group(1)  # type: ignore[union-attr]
         for lang, config in (("zh", "mkdocs.yml"), ("en", "mkdocs.en.yml"))
     }
     with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
         page = context.new_page()
-        for layout in ("phone", "desktop"):
-            page.set_viewport_size(LAYOUTS[layout])
+        for layout, viewport in (*LAYOUTS.items(), ("narrow phone", {"width": 360, "height": 780})):
+            page.set_viewport_size(viewport)
             for lang, name in names.items():
                 page.goto(root(seed_url, lang))
                 shown = page.locator(".md-header__topic").first.locator(".md-ellipsis")
