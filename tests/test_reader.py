@@ -890,20 +890,25 @@ def test_screenshots_of_the_readers_pages(browser: Any, seed_url: str) -> None:
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shots = []
-    for lang in ("zh", "en"):
-        for layout in ("phone", "desktop"):
-            for scheme in ("light", "dark"):
-                phone = layout == "phone"
-                with reader(
-                    browser, viewport=LAYOUTS[layout], color_scheme=scheme, is_mobile=phone, has_touch=phone
-                ) as context:
-                    context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
-                    page = context.new_page()
-                    for name, path in (("home", ""), ("question", QUESTION), ("glossary", "glossary/")):
-                        page.goto(root(seed_url, lang) + path)
-                        page.wait_for_load_state("load")
-                        if name == "question":
-                            page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+    for layout in ("phone", "desktop"):
+        phone = layout == "phone"
+        with reader(
+            browser, viewport=LAYOUTS[layout], color_scheme="light", is_mobile=phone, has_touch=phone
+        ) as context:
+            context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
+            page = context.new_page()
+            for lang in ("zh", "en"):
+                for name, path in (("home", ""), ("question", QUESTION), ("glossary", "glossary/")):
+                    page.emulate_media(color_scheme="light")
+                    page.goto(root(seed_url, lang) + path)
+                    page.wait_for_load_state("load")
+                    if name == "question":
+                        page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+                    # one load, both schemes: the theme follows the system's scheme as it changes
+                    for scheme, palette in (("light", "default"), ("dark", "slate")):
+                        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+                        page.wait_for_function("(p) => document.body.dataset.mdColorScheme === p", arg=palette)
+                        sitekit.settle(page)
                         out = ARTIFACTS / f"reader-{name}-{lang}-{layout}-{scheme}.png"
                         page.screenshot(path=str(out))
                         shots.append(out)
