@@ -1,6 +1,7 @@
 """Lighthouse (mobile settings, Debian's chromium): accessibility, best practices and SEO all score 100.
 
-Home and a question page in each language: four runs, two at a time. Performance is left out here:
+Home, a question page and the glossary in each language, the review page in Chinese and the stats
+page in English: eight runs, two at a time. Performance is left out here:
 it moves with the machine's load, so the benchmark (`make bench`) measures and prints it instead.
 """
 
@@ -17,7 +18,16 @@ from tests.qualitykit import LIGHTHOUSE
 from tests.sitekit import ARTIFACTS, CHROMIUM
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
-RUNS = {"zh-home": "", "zh-question": QUESTION, "en-home": "en/", "en-question": "en/" + QUESTION}
+RUNS = {
+    "zh-home": "",
+    "zh-question": QUESTION,
+    "en-home": "en/",
+    "en-question": "en/" + QUESTION,
+    "zh-glossary": "glossary/",
+    "en-glossary": "en/glossary/",
+    "zh-review": "study/review/",
+    "en-stats": "en/study/stats/",
+}
 CATEGORIES = ["accessibility", "best-practices", "seo"]
 AT_ONCE = 2  # the machine has 2 cores
 

@@ -106,11 +106,13 @@ def test_quiz_mode_hides_the_answer_and_its_translation(browser: Any, seed_url: 
             f" localStorage.setItem('{QUIZ_KEY}', '1') }}"
         )
         page = context.new_page()
-        page.goto(root(seed_url, lang) + QUESTION)
-        page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
-        assert page.locator("#qa-answer .qa-bi-line").count() > 0
-        assert page.locator("#qa-answer").is_hidden()
-        assert page.locator(".qa-bi-line:visible").count() == 0
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + QUESTION)
+            page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+            assert page.locator("#qa-answer .qa-bi-line").count() > 0, layout
+            assert page.locator("#qa-answer").is_hidden(), layout
+            assert page.locator(".qa-bi-line:visible").count() == 0, layout
 
 
 @pytest.fixture(scope="module")
@@ -183,17 +185,22 @@ def _unzip(seed_site: Path, dest: Path) -> Path:
 def test_print_edition_offers_the_side_by_side_view(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
-        page.goto(root(seed_url, lang) + "ai-infra-3/print/")
-        page.get_by_role("button", name=TOGGLE[lang]).click()
-        counts = page.evaluate(
-            """() => [...document.querySelectorAll('.qa-print__answer')].map((a) =>
-                 [a.querySelectorAll(':scope > p:not(.qa-bi-line), :scope > ul > li, :scope > ol > li').length,
-                  [...a.querySelectorAll('.qa-bi-line')].filter((l) => l.offsetParent !== null).length])"""
-        )
-        assert len(counts) == 14 and all(blocks == shown > 0 for blocks, shown in counts), counts
-        page.emulate_media(media="print")
-        assert page.locator(".qa-bi-bar").is_hidden()  # the switch stays off the paper
-        assert page.locator(".qa-bi-line:visible").count() == sum(shown for _, shown in counts)
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.emulate_media(media="screen")
+            page.goto(root(seed_url, lang) + "ai-infra-3/print/")
+            toggle = page.get_by_role("button", name=TOGGLE[lang])
+            if toggle.get_attribute("aria-pressed") != "true":  # on from the first round: remembered
+                toggle.click()
+            counts = page.evaluate(
+                """() => [...document.querySelectorAll('.qa-print__answer')].map((a) =>
+                     [a.querySelectorAll(':scope > p:not(.qa-bi-line), :scope > ul > li, :scope > ol > li').length,
+                      [...a.querySelectorAll('.qa-bi-line')].filter((l) => l.offsetParent !== null).length])"""
+            )
+            assert len(counts) == 14 and all(blocks == shown > 0 for blocks, shown in counts), (layout, counts)
+            page.emulate_media(media="print")
+            assert page.locator(".qa-bi-bar").is_hidden()  # the switch stays off the paper
+            assert page.locator(".qa-bi-line:visible").count() == sum(shown for _, shown in counts)
 
 
 # --- 4. links and tooltips that help -----------------------------------------------------------------
@@ -299,6 +306,52 @@ def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang:
         assert page.locator(".qa-offline-browser").count() == 0  # no promise of the browser's own offline copy
 
 
+REVIEW_UI = {"zh": ("开始复习", "显示答案"), "en": ("Start the review", "Show answer")}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zip_review_starts_a_session_and_stats_draw_from_file_urls(browser: Any, unzipped: Path, lang: str) -> None:
+    """The zip's review page runs a session (answers from the shipped data) and its stats page draws
+    the reviews just made, from disk, at phone then desktop width."""
+    folder = unzipped / ("en" if lang == "en" else "")
+    start, reveal = REVIEW_UI[lang]
+    with reader(browser, viewport=PHONE) as context:
+        page = context.new_page()
+        graded = 0
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto((folder / "study" / "review" / "index.html").as_uri())
+            page.get_by_role("button", name=start).click()
+            page.wait_for_selector(".qa-review__run")
+            title = page.locator(".qa-review__question").inner_text()
+            page.get_by_role("button", name=reveal).click()
+            answer = page.locator(".qa-review__answer .qa-answer")
+            answer.locator("> *").first.wait_for()
+            slug = answer.get_attribute("data-qa-slug")
+            held = (folder / "ai-infra-3" / str(slug) / "index.html").read_text(encoding="utf-8")
+            own = re.search(r'<div class="qa-answer".*?</div>', held, re.S).group(0)  # type: ignore[union-attr]
+            assert normalise(answer.inner_text()) == visible_text(own), slug
+            page.locator(".qa-review__grade button[data-grade='3']").click()
+            graded += 1
+            # graded and stored: the next question comes up, its answer hidden again
+            page.wait_for_function(
+                "(before) => document.querySelector('.qa-review__question').textContent !== before"
+                " && document.querySelector('.qa-review__answer').hidden",
+                arg=title,
+            )
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto((folder / "study" / "stats" / "index.html").as_uri())
+            canvas = page.locator('[data-qa-plot-drawn="reviews"] canvas')
+            canvas.wait_for()
+            box = canvas.bounding_box()
+            assert box and 200 < box["width"] <= LAYOUTS[layout]["width"], (layout, box)
+            rows = page.eval_on_selector(
+                '[data-qa-table="reviews"]', "t => [...t.tBodies[0].rows].map(r => +r.cells[1].textContent)"
+            )
+            assert sum(rows) == graded and rows[-1] == graded, rows  # today's reviews, both of them
+
+
 # --- 8. a home page that starts a study session ------------------------------------------------------
 
 WAYS = {"zh": ("随机抽题", "模拟面试", "按主题浏览"), "en": ("Pick one at random", "Mock interview", "Browse by topic")}
@@ -342,6 +395,32 @@ def test_home_links_to_the_daily_review_once_the_site_has_it() -> None:
 # --- 6. phone and keyboard -----------------------------------------------------------------------------
 
 
+def test_site_name_shows_whole_in_the_header_at_phone_and_desktop_width(browser: Any, seed_url: str) -> None:
+    """Each language's site name (as its mkdocs config spells it) fits its header box: on a phone (390
+    and 360 px) the English one wraps to two lines inside the header instead of being cut to "AI Infra Int…"."""
+    names = {
+        lang: re.search(r"^site_name: (.*)$", (sitekit.ROOT / config).read_text(encoding="utf-8"), re.M).group(1)  # type: ignore[union-attr]
+        for lang, config in (("zh", "mkdocs.yml"), ("en", "mkdocs.en.yml"))
+    }
+    with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        page = context.new_page()
+        for layout, viewport in (*LAYOUTS.items(), ("narrow phone", {"width": 360, "height": 780})):
+            page.set_viewport_size(viewport)
+            for lang, name in names.items():
+                page.goto(root(seed_url, lang))
+                shown = page.locator(".md-header__topic").first.locator(".md-ellipsis")
+                assert normalise(shown.inner_text()) == name
+                fit = shown.evaluate(
+                    """(e) => { const header = e.closest('.md-header').getBoundingClientRect();
+                      const range = document.createRange(); range.selectNodeContents(e);
+                      const lines = [...range.getClientRects()];
+                      return { cut: e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight,
+                               lines: new Set(lines.map((r) => Math.round(r.top))).size,
+                               inside: lines.every((r) => r.top >= header.top && r.bottom <= header.bottom) }; }"""
+                )
+                assert not fit["cut"] and fit["inside"] and fit["lines"] <= 2, (layout, lang, fit)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, lang: str) -> None:
     for touch, shown in ((True, False), (False, True)):
@@ -352,6 +431,9 @@ def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, 
             page.goto(root(seed_url, lang) + QUESTION)
             page.wait_for_selector(".qa-quiz")
             assert page.locator(".qa-quiz .qa-kbd").first.is_visible() is shown
+            # nor the button that lists the keys (P/N among them): a touch screen has none of them
+            keys = page.get_by_role("button", name="键盘快捷键" if lang == "zh" else "Keyboard shortcuts", exact=True)
+            assert keys.is_visible() is shown
 
 
 def test_longest_english_title_takes_at_most_three_lines_on_a_phone(browser: Any, seed_url: str) -> None:
@@ -384,48 +466,89 @@ def json_questions(base: str, lang: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_p_and_n_go_to_the_previous_and_next_question(browser: Any, seed_url: str, lang: str) -> None:
+    """At desktop width and in a phone-wide window (a keyboard at 390 px: a tablet's, a narrow window)."""
     with reader(browser) as context:
         page = context.new_page()
-        page.goto(root(seed_url, lang) + QUESTION)
-        page.wait_for_selector(".qa-quiz")
-        following = page.locator(".qa-pager__next").get_attribute("href")
-        page.keyboard.press("n")
-        page.wait_for_url(re.compile(re.escape(str(following).strip("./")) + "/$"))
-        page.wait_for_selector(".qa-quiz")
-        page.keyboard.press("p")
-        page.wait_for_url(root(seed_url, lang) + QUESTION)
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + QUESTION)
+            page.wait_for_selector(".qa-quiz")
+            following = page.locator(".qa-pager__next").get_attribute("href")
+            page.keyboard.press("n")
+            page.wait_for_url(re.compile(re.escape(str(following).strip("./")) + "/$"))
+            page.wait_for_selector(".qa-quiz")
+            page.keyboard.press("p")
+            page.wait_for_url(root(seed_url, lang) + QUESTION)
+
+
+QR_UI = {"zh": ("生成进度链接", "显示二维码", "关闭"), "en": ("Make a progress link", "Show QR code", "Close")}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_focus_returns_where_it_was_after_the_help(browser: Any, seed_url: str, lang: str) -> None:
+def test_focus_returns_where_it_was_after_the_help_and_the_qr_dialog(
+    browser: Any, seed_url: str, data: dict, lang: str
+) -> None:
+    """The `?` help closed by Esc, and the stats page's QR dialog closed by Esc or its Close button,
+    give the keyboard back to what had it, at desktop and phone width."""
+    make, show, close = QR_UI[lang]
     with reader(browser) as context:
         page = context.new_page()
-        page.goto(root(seed_url, lang) + QUESTION)
-        page.wait_for_selector(".qa-quiz")
-        page.locator(".qa-pager__next").focus()
-        page.keyboard.press("?")
-        page.wait_for_selector("dialog.qa-help[open]")
-        page.keyboard.press("Escape")
-        page.wait_for_function("!document.querySelector('dialog[open]')")
-        page.wait_for_function("document.activeElement && document.activeElement.matches('.qa-pager__next')")
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + QUESTION)
+            page.wait_for_selector(".qa-quiz")
+            page.locator(".qa-pager__next").focus()
+            page.keyboard.press("?")
+            page.wait_for_selector("dialog.qa-help[open]")
+            page.keyboard.press("Escape")
+            page.wait_for_function("!document.querySelector('dialog[open]')")
+            page.wait_for_function("document.activeElement && document.activeElement.matches('.qa-pager__next')")
+            page.goto(root(seed_url, lang) + "study/stats/")
+            page.wait_for_selector("[data-qa-stats] > *")
+            q = data[lang]["questions"][0]  # one review: something to carry
+            page.evaluate(
+                "(c) => QAStudy.store.merge({format: 'qa-study-progress', version: 2, site: '/', cards: c})",
+                {q["slug"]: {"hash": q["hash"], "log": [{"t": 1_700_000_000_000, "g": 3}]}},
+            )
+            page.get_by_role("button", name=make).click()
+            qr = page.get_by_role("button", name=show)
+            for how in ("Escape", "button"):
+                qr.focus()
+                page.keyboard.press("Enter")
+                dialog = page.locator("dialog.qa-qr[open]")
+                dialog.wait_for()
+                if how == "Escape":
+                    page.keyboard.press("Escape")
+                else:
+                    dialog.get_by_role("button", name=close).click()
+                dialog.wait_for(state="detached")
+                page.wait_for_function(
+                    "(name) => document.activeElement && document.activeElement.textContent.trim() === name",
+                    arg=show,
+                )
 
 
 # --- 7. the small things --------------------------------------------------------------------------------
 
 
-def test_dark_mode_chosen_on_chinese_pages_holds_on_english_ones(browser: Any, seed_url: str) -> None:
-    with reader(browser, color_scheme="light") as context:
+@pytest.mark.parametrize("layout", ["desktop", "phone"])
+def test_dark_mode_chosen_in_one_language_holds_in_the_other(browser: Any, seed_url: str, layout: str) -> None:
+    """Dark chosen on `/` holds on `/en/`, and light chosen back on `/en/` holds on `/` (the header's
+    palette button, at desktop and phone width)."""
+    phone = layout == "phone"
+    with reader(browser, viewport=LAYOUTS[layout], color_scheme="light", is_mobile=phone, has_touch=phone) as context:
         page = context.new_page()
-        page.goto(seed_url)
-        for _ in range(3):  # follow the system -> light -> dark
-            if page.evaluate("document.body.dataset.mdColorScheme") == "slate" and page.evaluate(
-                "!!__md_get('__palette') && __md_get('__palette').color.media !== '(prefers-color-scheme)'"
-            ):
-                break
-            page.locator("form[data-md-component=palette] label:visible").first.click()
-        assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
-        page.goto(seed_url + "en/" + QUESTION)
-        assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
+        for here, there, scheme in (("", "en/" + QUESTION, "slate"), ("en/", QUESTION, "default")):
+            page.goto(seed_url + here)
+            for _ in range(3):  # follow the system -> light -> dark -> follow the system
+                if page.evaluate("document.body.dataset.mdColorScheme") == scheme and page.evaluate(
+                    "!!__md_get('__palette') && __md_get('__palette').color.media !== '(prefers-color-scheme)'"
+                ):
+                    break
+                page.locator("form[data-md-component=palette] label:visible").first.click()
+            assert page.evaluate("document.body.dataset.mdColorScheme") == scheme, (here, scheme)
+            page.goto(seed_url + there)
+            assert page.evaluate("document.body.dataset.mdColorScheme") == scheme, (there, scheme)
 
 
 def test_one_tag_order_everywhere_and_bank_order_within_a_tag(seed_site: Path) -> None:
@@ -480,25 +603,68 @@ def test_too_large_a_number_in_the_mock_form_says_so_in_the_page_language(
 ) -> None:
     with reader(browser, viewport=PHONE) as context:
         page = context.new_page()
-        page.goto(root(seed_url, lang) + "study/mock/")
-        field = page.locator(".qa-mock__number")
-        field.fill("999")
-        page.get_by_role("button", name=MOCK_UI[lang][0]).click()
-        top = field.get_attribute("max")
-        message = field.evaluate("e => e.validationMessage")
-        assert message == (f"最多 {top}。" if lang == "zh" else f"At most {top}."), message
-        assert page.locator(".qa-mock__setup").is_visible()  # nothing started
-        field.fill("2")
-        assert field.evaluate("e => e.validity.valid")
+        for layout in ("phone", "desktop"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + "study/mock/")
+            field = page.locator(".qa-mock__number")
+            field.fill("999")
+            page.get_by_role("button", name=MOCK_UI[lang][0]).click()
+            top = field.get_attribute("max")
+            message = field.evaluate("e => e.validationMessage")
+            assert message == (f"最多 {top}。" if lang == "zh" else f"At most {top}."), (layout, message)
+            assert page.locator(".qa-mock__setup").is_visible()  # nothing started
+            field.fill("2")
+            assert field.evaluate("e => e.validity.valid")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_cjk_latin_spacing_by_text_autospace(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
-        page.goto(root(seed_url, lang) + QUESTION)
-        assert page.evaluate("CSS.supports('text-autospace', 'normal')")  # Debian's chromium has it
-        assert page.evaluate("getComputedStyle(document.querySelector('#qa-answer')).textAutospace") == "normal"
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + QUESTION)
+            assert page.evaluate("CSS.supports('text-autospace', 'normal')")  # Debian's chromium has it
+            spacing = page.evaluate(
+                "['#qa-answer', 'article h1'].map((s) => getComputedStyle(document.querySelector(s)).textAutospace)"
+            )
+            assert spacing == ["normal", "normal"], (layout, spacing)
+
+
+CLEAR = {"zh": "清空当前内容", "en": "Clear"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_search_clear_button_puts_no_tooltip_over_the_result_count(browser: Any, seed_url: str, lang: str) -> None:
+    """The Clear button is named for a screen reader only: hovered or focused, at phone and desktop
+    width, no tooltip (the browser's from a title, or the theme's drawn one) covers the count line."""
+    with reader(browser) as context:
+        page = context.new_page()
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            page.goto(root(seed_url, lang) + QUESTION)
+            page.wait_for_load_state("load")
+            if layout == "phone":
+                page.click(".md-header__button[for=__search]")  # the phone header shows only the magnifier
+            else:
+                page.click(".md-search__input")
+            sitekit.watch_search(page)
+            page.keyboard.type("AllReduce")
+            sitekit.wait_for_search(page)
+            clear = page.get_by_role("button", name=CLEAR[lang], exact=True)
+            clear.hover()
+            clear.focus()
+            sitekit.settle(page)  # a drawn tooltip fades in
+            found = page.evaluate(
+                """() => { const meta = document.querySelector('.md-search-result__meta').getBoundingClientRect();
+                  const over = (r) => r.width > 0 && r.height > 0 && r.left < meta.right && r.right > meta.left
+                                      && r.top < meta.bottom && r.bottom > meta.top;
+                  return { titles: [...document.querySelectorAll('.md-search [title]')].map((e) => e.outerHTML.slice(0, 80)),
+                           tips: [...document.querySelectorAll('.md-tooltip, .md-tooltip2, [role=tooltip]')]
+                             .filter((t) => getComputedStyle(t).visibility !== 'hidden'
+                                            && over(t.getBoundingClientRect())).map((t) => t.textContent.trim()) }; }"""
+            )
+            assert found == {"titles": [], "tips": []}, (layout, found)
 
 
 # --- 5. a glossary usable on a phone ---------------------------------------------------------------------
@@ -550,6 +716,25 @@ def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, l
         assert first.inner_text().replace("¶", "").strip() in [term.names[lang] for term in in_group]
 
 
+def test_glossary_jump_list_on_a_phone_shows_it_goes_on(browser: Any, seed_url: str) -> None:
+    """One row of letters swiped sideways: the letters at the edge fade (there are more), and scrolled
+    to its end the last letter stands clear of the fade, in both languages."""
+    with reader(browser, viewport=PHONE, is_mobile=True, has_touch=True) as context:
+        page = context.new_page()
+        for lang in ("zh", "en"):
+            page.goto(root(seed_url, lang) + "glossary/")
+            row = page.locator(".qa-gl-jump")
+            shape = row.evaluate(
+                """(e) => { const s = getComputedStyle(e); const fade = parseFloat(s.paddingRight);
+                  const mask = s.maskImage || s.webkitMaskImage;
+                  e.scrollLeft = e.scrollWidth;
+                  const box = e.getBoundingClientRect(); const last = [...e.querySelectorAll('a:not([hidden])')].pop();
+                  return { more: e.scrollWidth > e.clientWidth, mask: mask.includes('transparent') || mask.includes('rgba(0, 0, 0, 0)'),
+                           clear: last.getBoundingClientRect().right <= box.right - fade + 0.5 }; }"""
+            )
+            assert shape == {"more": True, "mask": True, "clear": True}, (lang, shape)
+
+
 def _term_text(term: Any) -> str:
     """What the glossary page shows of a term (both names and both definitions): what the filter searches."""
     return " ".join([*term.names.values(), *term.definitions.values()])
@@ -597,16 +782,18 @@ def test_help_lists_p_and_n_only_where_they_work(browser: Any, seed_url: str, la
     with reader(browser) as context:
         page = context.new_page()
         # a question (its bank's neighbours), the home page (Material's menu order), a bank page (neither)
-        for path, label in ((QUESTION, questions), ("", pages), ("ai-infra-3/", None)):
-            page.goto(root(seed_url, lang) + path)
-            page.wait_for_load_state("load")
-            page.keyboard.press("?")
-            help_box = page.locator("dialog.qa-help[open]")
-            help_box.wait_for()
-            for text in (questions, pages):
-                assert help_box.get_by_text(text).count() == (text == label), (path, text)
-            page.keyboard.press("Escape")
-            help_box.wait_for(state="detached")
+        for layout in ("desktop", "phone"):
+            page.set_viewport_size(LAYOUTS[layout])
+            for path, label in ((QUESTION, questions), ("", pages), ("ai-infra-3/", None)):
+                page.goto(root(seed_url, lang) + path)
+                page.wait_for_load_state("load")
+                page.keyboard.press("?")
+                help_box = page.locator("dialog.qa-help[open]")
+                help_box.wait_for()
+                for text in (questions, pages):
+                    assert help_box.get_by_text(text).count() == (text == label), (layout, path, text)
+                page.keyboard.press("Escape")
+                help_box.wait_for(state="detached")
         page.goto(root(seed_url, lang))  # where the help lists them by menu order, they go by menu order
         page.wait_for_load_state("load")
         page.keyboard.press("n")
@@ -703,20 +890,25 @@ def test_screenshots_of_the_readers_pages(browser: Any, seed_url: str) -> None:
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shots = []
-    for lang in ("zh", "en"):
-        for layout in ("phone", "desktop"):
-            for scheme in ("light", "dark"):
-                phone = layout == "phone"
-                with reader(
-                    browser, viewport=LAYOUTS[layout], color_scheme=scheme, is_mobile=phone, has_touch=phone
-                ) as context:
-                    context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
-                    page = context.new_page()
-                    for name, path in (("home", ""), ("question", QUESTION), ("glossary", "glossary/")):
-                        page.goto(root(seed_url, lang) + path)
-                        page.wait_for_load_state("load")
-                        if name == "question":
-                            page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+    for layout in ("phone", "desktop"):
+        phone = layout == "phone"
+        with reader(
+            browser, viewport=LAYOUTS[layout], color_scheme="light", is_mobile=phone, has_touch=phone
+        ) as context:
+            context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
+            page = context.new_page()
+            for lang in ("zh", "en"):
+                for name, path in (("home", ""), ("question", QUESTION), ("glossary", "glossary/")):
+                    page.emulate_media(color_scheme="light")
+                    page.goto(root(seed_url, lang) + path)
+                    page.wait_for_load_state("load")
+                    if name == "question":
+                        page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
+                    # one load, both schemes: the theme follows the system's scheme as it changes
+                    for scheme, palette in (("light", "default"), ("dark", "slate")):
+                        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+                        page.wait_for_function("(p) => document.body.dataset.mdColorScheme === p", arg=palette)
+                        sitekit.settle(page)
                         out = ARTIFACTS / f"reader-{name}-{lang}-{layout}-{scheme}.png"
                         page.screenshot(path=str(out))
                         shots.append(out)

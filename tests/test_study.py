@@ -539,9 +539,6 @@ def test_screenshots_of_every_widget(browser: Any, seed_url: str, data: dict, sc
         shot("mock-summary", page.locator(".qa-mock__summary"))
 
         goto(page, seed_url + "en/" + qs[5]["url"], ".qa-quiz")
-        if phone:
-            page.get_by_role("button", name="Keyboard shortcuts").click()
-        else:
-            page.keyboard.press("?")
+        page.keyboard.press("?")  # a touch phone shows no button for the keys (a keyboard still opens the list)
         page.locator("dialog.qa-help").wait_for()
         shot("help")

@@ -121,7 +121,7 @@
       ]),
       el("button", {
         type: "button",
-        class: "qa-icon-button",
+        class: "qa-icon-button qa-keyhelp",
         title: t("keys") + " (?)",
         "aria-label": t("keys"),
         text: "?",
