@@ -24,6 +24,7 @@ UI = {
         "left": "还剩 {n} 道",
         "start": "开始复习",
         "show": "显示答案",
+        "end": "结束复习",
         "tomorrow": "明天到期：{n} 道。",
         "done": "复习了 {n} 次（{n} 道题）",
         "quota": "存储空间已满",
@@ -44,6 +45,7 @@ UI = {
         "left": "{n} left",
         "start": "Start the review",
         "show": "Show answer",
+        "end": "End the review",
         "tomorrow": "Due tomorrow: {n}.",
         "done": "{n} reviews ({n} questions)",
         "quota": "storage is full",
@@ -203,7 +205,7 @@ def test_a_review_by_touch_from_start_to_summary_and_its_due_tomorrow_count(
     hashes = {q["slug"]: q["hash"] for q in qs}
     with reader(browser, viewport=viewport, has_touch=True, is_mobile=True) as context:
         page = goto(context.new_page(), home_of(seed_url, lang) + "study/review/", ".qa-review__setup")
-        make_due(page, [qs[0]["slug"], qs[1]["slug"]], hashes)
+        make_due(page, [qs[0]["slug"], qs[1]["slug"], qs[2]["slug"]], hashes)
         store(page, "S.ready()")
         # two cards due tomorrow at noon (two Goods a day apart, timed from the interval the scheduler
         # gives), one of them suspended: the summary must count one
@@ -212,24 +214,24 @@ def test_a_review_by_touch_from_start_to_summary_and_its_due_tomorrow_count(
         )
         assert all(abs(ms) < 60_000 for ms in off), off  # both due at tomorrow's noon
         store(page, "S.setSuspended(arg, true)", qs[6]["slug"])
-        page.evaluate("QAStudy.store.setSettings({newPerDay: 1})")
+        page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
         page.reload()
         page.wait_for_function(
             "(want) => document.querySelector('.qa-review__counts').textContent === want",
-            arg=ui["counts"].format(due=2, fresh=1),
+            arg=ui["counts"].format(due=3, fresh=0),
         )
         page.get_by_role("button", name=ui["start"]).tap()
-        taps = 0
-        while page.locator(".qa-review__summary").count() == 0:
+        for n in (3, 2):  # two of the three, by taps; then the session ended early, one left due today
+            assert page.locator(".qa-review__left").inner_text() == ui["left"].format(n=n)
             page.locator(".qa-review__think").get_by_role("button", name=ui["show"]).tap()
             page.wait_for_selector(".qa-review__answer .qa-answer > *")
             page.locator(".qa-review__grade button[data-grade='4']").tap()
-            taps += 1
-        assert taps == 3
+        page.get_by_role("button", name=ui["end"]).tap()
         summary = page.locator(".qa-review__summary")
-        assert ui["done"].format(n=3) in summary.locator(".qa-review__line").inner_text()
+        assert ui["done"].format(n=2) in summary.locator(".qa-review__line").inner_text()
         expected = page.evaluate(_COUNT_DUE_TOMORROW_JS)
-        assert expected == 1, expected  # the suspended one is not counted, the graded ones are later
+        # the suspended one is not counted, the graded ones are later, the one left is due today
+        assert expected == 1, expected
         assert summary.locator(".qa-review__tomorrow").inner_text() == ui["tomorrow"].format(n=expected)
 
 
