@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.sitekit import DESKTOP, PHONE, reader
+from tests.sitekit import DESKTOP, PHONE, reader, settle
 from tests.test_study import goto
 
 STUDY_KEY = "qa-study@/:study"
@@ -538,6 +538,7 @@ def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, sche
         make_due(page, [qs[0]["slug"], qs[5]["slug"], qs[9]["slug"]], hashes)
 
         def shot(name: str) -> None:
+            settle(page)  # the header's title fades between the site's and the page's as it scrolls
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
             page.screenshot(path=str(ARTIFACTS / f"review-{name}-{device}-{scheme}.png"))
