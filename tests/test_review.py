@@ -754,32 +754,3 @@ def test_quiz_reveal_is_the_first_half_of_a_review(browser: Any, seed_url: str, 
         grades.get_by_role("button", name=re.compile("^Good")).tap()
         assert [e["g"] for e in stored(page)["cards"][q["slug"]]["log"]] == [3]
         assert page.locator(".qa-marks__status").inner_text().startswith("Graded “Good”: next review in")
-
-
-def test_the_review_filters_by_bank_and_tag(browser: Any, seed_url: str, data: dict) -> None:
-    d = data["zh"]
-    qs = d["questions"]
-    comm = [q for q in qs if "communication" in q["tags"]]
-    other = [q for q in qs if "communication" not in q["tags"]]
-    due = comm[:2] + other[:3]
-    with reader(browser) as context:
-        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
-        make_due(page, [q["slug"] for q in due], {q["slug"]: q["hash"] for q in qs})
-        page.evaluate("QAStudy.store.setSettings({newPerDay: 1})")
-        page.reload()
-        counts = page.locator(".qa-review__counts")
-        page.wait_for_function("document.querySelector('.qa-review__counts').textContent.includes('5 道')")
-        assert counts.inner_text() == "今天到期 5 道 · 新题 1 道"
-        page.locator("#qa-review-tag").select_option("communication")
-        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
-        page.locator("#qa-review-bank").select_option(d["banks"][0]["id"])
-        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
-        page.get_by_role("button", name="开始复习").click()
-        titles = set()
-        for _ in range(3):
-            titles.add(page.locator(".qa-review__question").inner_text())
-            page.keyboard.press("a")
-            page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
-            page.keyboard.press("4")
-        assert titles <= {q["title"] for q in qs if "communication" in q["tags"]}
-        page.locator(".qa-review__summary").wait_for()
