@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.sitekit import DESKTOP, LOOKS, PHONE, reader
+from tests.sitekit import DESKTOP, LOOKS, PHONE, reader, settle
 from tests.test_study import goto
 
 STUDY_KEY = "qa-study@/:study"
@@ -304,60 +304,136 @@ def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, la
         assert page.locator(".qa-today__line").get_attribute("data-qa-due") == "0"
 
 
-def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(browser: Any, seed_url: str, data: dict) -> None:
-    qs = data["zh"]["questions"]
+SESSION_UI = {
+    "zh": {
+        "start": "开始复习",
+        "resume": "继续复习",
+        "discard": "放弃这次复习",
+        "left": "还剩 {n} 道",
+        "done": "复习了 {n} 次（{n} 道题）",
+        "count": "题数",
+        "mock_start": "开始面试",
+        "mock_resume": "继续面试",
+        "mock_discard": "放弃这次面试",
+        "progress": "第 {i} / {n} 题",
+        "mock_line": "3 题",
+        "note": "我的笔记",
+        "saved": "已保存。",
+        "suspend": "暂停复习",
+        "unsuspend": "恢复复习",
+    },
+    "en": {
+        "start": "Start the review",
+        "resume": "Resume the review",
+        "discard": "Discard it",
+        "left": "{n} left",
+        "done": "{n} reviews ({n} questions)",
+        "count": "Number of questions",
+        "mock_start": "Start the interview",
+        "mock_resume": "Resume the interview",
+        "mock_discard": "Discard it",
+        "progress": "Question {i} of {n}",
+        "mock_line": "3 questions",
+        "note": "My note",
+        "saved": "Saved.",
+        "suspend": "Suspend",
+        "unsuspend": "Resume reviews",
+    },
+}
+LANG_WIDTHS = [("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP), ("en", PHONE)]
+LANG_WIDTH_IDS = ["zh-phone", "en-desktop", "zh-desktop", "en-phone"]
+
+
+def home_of(seed_url: str, lang: str) -> str:
+    return seed_url + ("en/" if lang == "en" else "")
+
+
+def follow_the_logo(page: Any) -> None:
+    """Leave by the site's logo link, as a reader would: in the header, or on a phone in the menu."""
+    logo = page.locator("a.md-header__button.md-logo")
+    if not logo.is_visible():
+        page.locator("label.md-header__button[for='__drawer']").click()
+        logo = page.locator("a.md-nav__button.md-logo")
+    logo.click()
+
+
+@pytest.mark.parametrize(("lang", "viewport"), LANG_WIDTHS, ids=LANG_WIDTH_IDS)
+def test_a_review_resumes_after_reload_a_link_click_and_a_closed_tab(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict
+) -> None:
+    """Also Back then Forward, and the offer's discard (it clears the saved run, and only that)."""
+    qs = data[lang]["questions"]
+    ui = SESSION_UI[lang]
+    home = home_of(seed_url, lang)
     hashes = {q["slug"]: q["hash"] for q in qs}
-    with reader(browser) as context:
-        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), home + "study/review/", ".qa-review__setup")
         make_due(page, [qs[1]["slug"], qs[2]["slug"], qs[4]["slug"]], hashes)
         page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
+        # discard: a session started, one card graded, then thrown away on the offer
         page.reload()
-        page.get_by_role("button", name="开始复习").click()
+        page.get_by_role("button", name=ui["start"]).click()
         page.keyboard.press("a")
-        page.wait_for_selector(".qa-review__answer .qa-answer > *")
         page.keyboard.press("3")
-        page.wait_for_function("document.querySelector('.qa-review__left').textContent === '还剩 2 道'")
-        second = page.locator(".qa-review__question").inner_text()
+        left = "(want) => document.querySelector('.qa-review__left').textContent === want"
+        page.wait_for_function(left, arg=ui["left"].format(n=2))
+        page.reload()
+        page.get_by_role("button", name=ui["discard"]).click()
+        page.wait_for_selector(".qa-review__setup")
+        assert page.locator(".qa-resume").count() == 0
+        assert "queue" not in store(page, "S.session('review')")  # the saved run is gone from storage
+        assert sum(len(c["log"]) for c in stored(page)["cards"].values()) == 4  # and the grade stays a review
+
+        goto(page, home, ".qa-today__line")  # a page before the review, to come Forward to it
+        goto(page, home + "study/review/", ".qa-review__counts:not(:empty)")
+        page.get_by_role("button", name=ui["start"]).click()
         page.keyboard.press("a")
-        page.wait_for_selector(".qa-review__answer .qa-answer > *")
-
-        page.reload()  # 1. a reload: offered, and resumed where it was (answer shown)
-        page.get_by_role("button", name="继续复习").click()
-        assert page.locator(".qa-review__question").inner_text() == second
-        page.wait_for_selector(".qa-review__answer .qa-answer > *")
-        assert page.locator(".qa-review__left").inner_text() == "还剩 2 道"
-
-        page.locator("header .md-header__title, a.md-header__button.md-logo").first.click()  # 2. a link away...
-        page.wait_for_url(seed_url)
-        page.go_back()  # ...and Back
-        page.get_by_role("button", name="继续复习").click()
-        assert page.locator(".qa-review__question").inner_text() == second
-
-        page.close()  # 3. the tab closed, the page opened again later
-        page = goto(context.new_page(), seed_url + "study/review/", ".qa-resume")
-        assert "还剩 2 道" in page.locator(".qa-resume").inner_text()
-        page.get_by_role("button", name="继续复习").click()
-        page.locator(".qa-review__grade button[data-grade='4']").click()
-        page.keyboard.press("a")
-        page.wait_for_selector(".qa-review__answer .qa-answer > *")
         page.keyboard.press("4")
-        page.locator(".qa-review__summary").wait_for()
-        assert "复习了 3 次（3 道题）" in page.locator(".qa-review__line").inner_text()
+        page.keyboard.press("a")
+        page.wait_for_selector(".qa-review__answer .qa-answer > *")
+        first = page.locator(".qa-review__question").inner_text()
+        remaining = page.locator(".qa-review__left").inner_text()
+
+        def resumed() -> None:
+            page.get_by_role("button", name=ui["resume"]).click()
+            assert page.locator(".qa-review__question").inner_text() == first
+            assert page.locator(".qa-review__left").inner_text() == remaining
+            page.wait_for_selector(".qa-review__answer .qa-answer > *")  # it was revealed: still revealed
+
+        page.reload()  # 1. a reload: offered, and resumed where it was
+        resumed()
+        follow_the_logo(page)  # 2. a link away...
+        page.wait_for_url(home)
+        page.go_back()  # ...and Back
+        resumed()
+        page.go_back()  # 3. left by Back...
+        page.wait_for_url(home)
+        page.go_forward()  # ...and Forward again
+        resumed()
+        page.close()  # 4. the tab closed, the page opened again later
+        page = goto(context.new_page(), home + "study/review/", ".qa-resume")
+        resumed()
+        graded = 1
+        while page.locator(".qa-review__summary").count() == 0:
+            page.keyboard.press("a")
+            page.wait_for_selector(".qa-review__grade:not([hidden])")
+            page.locator(".qa-review__grade button[data-grade='4']").click()
+            graded += 1
+        assert ui["done"].format(n=graded) in page.locator(".qa-review__line").inner_text()
         page.reload()  # finished: nothing left to resume
         page.wait_for_selector(".qa-review__setup")
         assert page.locator(".qa-resume").count() == 0
-        assert page.get_by_role("button", name="放弃这次复习").count() == 0
+        assert page.get_by_role("button", name=ui["discard"]).count() == 0
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, data: dict, lang: str) -> None:
+@pytest.mark.parametrize(("lang", "viewport"), LANG_WIDTHS, ids=LANG_WIDTH_IDS)
+def test_a_private_note_and_a_suspended_question(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict
+) -> None:
     qs = data[lang]["questions"]
-    prefix = seed_url + ("en/" if lang == "en" else "")
-    words = {
-        "zh": {"note": "我的笔记", "saved": "已保存。", "suspend": "暂停复习", "resume": "恢复复习"},
-        "en": {"note": "My note", "saved": "Saved.", "suspend": "Suspend", "resume": "Resume reviews"},
-    }[lang]
-    with reader(browser) as context:
+    prefix = home_of(seed_url, lang)
+    words = SESSION_UI[lang]
+    with reader(browser, viewport=viewport) as context:
         page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
         page.get_by_text(words["note"], exact=True).click()
         page.locator(".qa-mynote__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
@@ -377,39 +453,67 @@ def test_a_private_note_and_a_suspended_question(browser: Any, seed_url: str, da
         page.get_by_role("button", name=words["suspend"]).click()
         assert page.locator(".qa-pill").get_attribute("data-qa-card") == "suspended"
         assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == []
-        page.get_by_role("button", name=words["resume"]).click()
+        page.get_by_role("button", name=words["unsuspend"]).click()
         assert page.locator(".qa-pill").get_attribute("data-qa-card") == "due"
         assert page.evaluate(f"(arg) => {due_now}", qs[6]["slug"]) == [qs[6]["slug"]]
 
 
-def test_a_mock_interview_resumes_after_reload_and_a_link_click(browser: Any, seed_url: str) -> None:
-    with reader(browser) as context:
-        page = goto(context.new_page(), seed_url + "study/mock/", ".qa-mock__setup")
-        page.get_by_label("题数").fill("3")
-        page.get_by_role("button", name="开始面试").click()
+@pytest.mark.parametrize(("lang", "viewport"), LANG_WIDTHS, ids=LANG_WIDTH_IDS)
+def test_a_mock_interview_resumes_after_reload_and_a_link_click(
+    browser: Any, seed_url: str, lang: str, viewport: dict
+) -> None:
+    """Also Back then Forward, and the offer's discard (it clears the saved run)."""
+    ui = SESSION_UI[lang]
+    home = home_of(seed_url, lang)
+    progress = "(want) => document.querySelector('.qa-mock__progress').textContent === want"
+    with reader(browser, viewport=viewport) as context:
+        page = goto(context.new_page(), home, ".qa-today__line")
+        goto(page, home + "study/mock/", ".qa-mock__setup")
+        page.get_by_label(ui["count"]).fill("3")
+        page.get_by_role("button", name=ui["mock_start"]).click()
         page.keyboard.press("a")
         page.wait_for_selector(".qa-mock__answer .qa-answer > *")
         page.keyboard.press("1")
-        page.wait_for_function("document.querySelector('.qa-mock__progress').textContent === '第 2 / 3 题'")
+        page.wait_for_function(progress, arg=ui["progress"].format(i=2, n=3))
         second = page.locator(".qa-mock__question").inner_text()
         page.keyboard.press("a")
         page.wait_for_selector(".qa-mock__answer .qa-answer > *")
         links = page.locator(".qa-mock__answer a[href]")
         assert all(links.nth(k).get_attribute("target") == "_blank" for k in range(links.count()))
         page.reload()
-        page.get_by_role("button", name="继续面试").click()
+        page.get_by_role("button", name=ui["mock_resume"]).click()
         assert page.locator(".qa-mock__question").inner_text() == second
         page.wait_for_selector(".qa-mock__answer .qa-answer > *")  # it was revealed: still revealed
-        page.locator("a.md-header__button.md-logo").first.click()
-        page.wait_for_url(seed_url)
+        follow_the_logo(page)
+        page.wait_for_url(home)
         page.go_back()
-        page.get_by_role("button", name="继续面试").click()
-        assert page.locator(".qa-mock__progress").inner_text() == "第 2 / 3 题"
+        page.get_by_role("button", name=ui["mock_resume"]).click()
+        assert page.locator(".qa-mock__progress").inner_text() == ui["progress"].format(i=2, n=3)
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
+        page.go_back()  # left by Back, then Forward again: the same question, still revealed
+        page.wait_for_url(home)
+        page.go_forward()
+        page.get_by_role("button", name=ui["mock_resume"]).click()
+        assert page.locator(".qa-mock__question").inner_text() == second
+        page.wait_for_selector(".qa-mock__answer .qa-answer > *")
         page.keyboard.press("2")
         page.keyboard.press("a")
         page.keyboard.press("3")
         page.locator(".qa-mock__summary").wait_for()
-        assert page.locator(".qa-mock__line").inner_text().startswith("3 题")
+        assert page.locator(".qa-mock__line").inner_text().startswith(ui["mock_line"])
+        page.reload()
+        page.wait_for_selector(".qa-mock__setup")
+        assert page.locator(".qa-resume").count() == 0
+        # discard: a new run thrown away on the offer is gone from storage and from the page
+        page.get_by_label(ui["count"]).fill("2")
+        page.get_by_role("button", name=ui["mock_start"]).click()
+        page.keyboard.press("a")
+        page.keyboard.press("1")
+        page.wait_for_function(progress, arg=ui["progress"].format(i=2, n=2))
+        page.reload()
+        page.get_by_role("button", name=ui["mock_discard"]).click()
+        page.wait_for_selector(".qa-mock__setup")
+        assert store(page, "S.session('mock')") is None
         page.reload()
         page.wait_for_selector(".qa-mock__setup")
         assert page.locator(".qa-resume").count() == 0
@@ -430,6 +534,7 @@ def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, sche
         make_due(page, [qs[0]["slug"], qs[5]["slug"], qs[9]["slug"]], hashes)
 
         def shot(name: str) -> None:
+            settle(page)  # the header's title fades between the site's and the page's as it scrolls
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"{name}: page is {width}px wide"
             page.screenshot(path=str(ARTIFACTS / f"review-{name}-{device}-{scheme}.png"))
@@ -645,32 +750,3 @@ def test_quiz_reveal_is_the_first_half_of_a_review(browser: Any, seed_url: str, 
         grades.get_by_role("button", name=re.compile("^Good")).tap()
         assert [e["g"] for e in stored(page)["cards"][q["slug"]]["log"]] == [3]
         assert page.locator(".qa-marks__status").inner_text().startswith("Graded “Good”: next review in")
-
-
-def test_the_review_filters_by_bank_and_tag(browser: Any, seed_url: str, data: dict) -> None:
-    d = data["zh"]
-    qs = d["questions"]
-    comm = [q for q in qs if "communication" in q["tags"]]
-    other = [q for q in qs if "communication" not in q["tags"]]
-    due = comm[:2] + other[:3]
-    with reader(browser) as context:
-        page = goto(context.new_page(), seed_url + "study/review/", ".qa-review__setup")
-        make_due(page, [q["slug"] for q in due], {q["slug"]: q["hash"] for q in qs})
-        page.evaluate("QAStudy.store.setSettings({newPerDay: 1})")
-        page.reload()
-        counts = page.locator(".qa-review__counts")
-        page.wait_for_function("document.querySelector('.qa-review__counts').textContent.includes('5 道')")
-        assert counts.inner_text() == "今天到期 5 道 · 新题 1 道"
-        page.locator("#qa-review-tag").select_option("communication")
-        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
-        page.locator("#qa-review-bank").select_option(d["banks"][0]["id"])
-        assert counts.inner_text() == "今天到期 2 道 · 新题 1 道"
-        page.get_by_role("button", name="开始复习").click()
-        titles = set()
-        for _ in range(3):
-            titles.add(page.locator(".qa-review__question").inner_text())
-            page.keyboard.press("a")
-            page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
-            page.keyboard.press("4")
-        assert titles <= {q["title"] for q in qs if "communication" in q["tags"]}
-        page.locator(".qa-review__summary").wait_for()

@@ -41,6 +41,8 @@ UI = {
         "network": "网络错误",
         "full": "浏览器存储空间已满",
         "merged": "已合并进度链接",
+        "tries": "重试 4 次后仍冲突",
+        "synced": "上次同步：",
     },
     "en": {
         "stats": "Study stats",
@@ -58,6 +60,8 @@ UI = {
         "network": "network error",
         "full": "The browser's storage is full",
         "merged": "Progress link merged",
+        "tries": "(4 tries)",
+        "synced": "Last synced: ",
     },
 }
 
@@ -526,8 +530,15 @@ def test_two_devices_sync_through_the_repository(
         assert all(r.headers.get("Authorization") in (None, f"Bearer {api.token}") for r in api.requests)
 
 
-def test_a_conflicting_write_is_read_merged_and_written_again(browser: Any, seed_url: str, data: dict) -> None:
-    a, b, c = data["en"]["questions"][:3]
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP), ("en", PHONE)],
+    ids=["zh-phone", "en-desktop", "zh-desktop", "en-phone"],
+)
+def test_a_conflicting_write_is_read_merged_and_written_again(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
+) -> None:
+    a, b, c = data[lang]["questions"][:3]
     path = "qa-study-progress.json"
     api = ContentsAPI()
     api.write(path, json.dumps(doc({b["slug"]: {"hash": b["hash"], "log": [{"t": noon(5), "g": 3}]}})))
@@ -545,22 +556,29 @@ def test_a_conflicting_write_is_read_merged_and_written_again(browser: Any, seed
         state.write(path, json.dumps(doc(theirs)))
 
     api.before_put.append(another_device)
-    with contents_api(api) as (base, _), reader(browser) as context:
+    with contents_api(api) as (base, _), reader(browser, viewport=viewport) as context:
         point_at(context, base)
-        page = open_stats(context, seed_url, "en", "[data-qa-sync] form")
+        page = open_stats(context, seed_url, lang, "[data-qa-sync] form")
         merge(page, doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(1), "g": 2}]}}))
-        connect(page, "en", api)
+        connect(page, lang, api)
         wait_synced(page)
         puts = api.calls("PUT")
         assert len(puts) == 2 and len(api.calls("GET")) == 2  # read, write refused (409), read, merge, write
         assert set(api.read_json(path)["cards"]) == {a["slug"], b["slug"], c["slug"]}
         assert set(snapshot(page)["cards"]) == {a["slug"], b["slug"], c["slug"]}
+        # what the reader sees: synced, in the page's language, and no error
+        page.wait_for_function(
+            "(said) => document.querySelector('[data-qa-sync]').textContent.includes(said)", arg=UI[lang]["synced"]
+        )
+        assert page.locator(".qa-sync__error").inner_text() == ""
         # a device that keeps losing the race gives up after a few tries and says so; nothing local is lost
         api.before_put.extend([another_device] * 10)
         merge(page, doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(0), "g": 3}]}}))
         before = len(api.calls("PUT"))
-        page.get_by_role("button", name="Sync now").click()
-        page.wait_for_function("document.querySelector('.qa-sync__error').textContent.includes('4 tries')")
+        page.get_by_role("button", name=UI[lang]["now"]).click()
+        page.wait_for_function(
+            "(said) => document.querySelector('.qa-sync__error').textContent.includes(said)", arg=UI[lang]["tries"]
+        )
         assert len(api.calls("PUT")) - before == 4
         assert len(snapshot(page)["cards"][a["slug"]]["log"]) == 2
 

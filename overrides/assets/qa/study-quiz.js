@@ -276,12 +276,11 @@
   function saveNote() {
     clearTimeout(noteTimer);
     if (noteBox.value === store.note(slug)) return;
-    if (
-      attempt(function () {
-        store.setNote(slug, noteBox.value);
-      })
-    )
-      noteStatus.textContent = t("noteSaved");
+    var saved = attempt(function () {
+      store.setNote(slug, noteBox.value);
+    });
+    // said beside the box too: an earlier "Saved." there must not stand for a note that was not
+    noteStatus.textContent = saved ? t("noteSaved") : statusText.textContent;
   }
 
   var ready = false;

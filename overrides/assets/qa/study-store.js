@@ -648,15 +648,25 @@
   }
 
   function settings() {
-    var s = readJson(SETTINGS_KEY) || {};
+    var s = unsavedSettings || readJson(SETTINGS_KEY) || {};
     var n = parseInt(s.newPerDay, 10);
     return { newPerDay: isFinite(n) && n >= 0 && n <= 9999 ? n : DEFAULT_SETTINGS.newPerDay };
   }
 
   function setSettings(values) {
-    writeJson(SETTINGS_KEY, Object.assign(settings(), values));
+    var next = Object.assign(settings(), values);
+    try {
+      writeJson(SETTINGS_KEY, next);
+      unsavedSettings = null;
+    } catch (e) {
+      // the reader was told (the banner); this page goes on with what they chose, as with a grade
+      unsavedSettings = next;
+      notify();
+      throw e;
+    }
     notify();
   }
+  var unsavedSettings = null;
 
   /** A session in progress ("review" or "mock"), or null. */
   function session(name) {
