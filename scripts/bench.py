@@ -182,6 +182,8 @@ def make_corpus(label: str, questions: int) -> Corpus:
         )
     else:  # "one": every question in one bank (how large a bank page gets)
         write_corpus(banks, questions, per_bank=questions if label == "one" else 50, seed=0)
+        # the seed's glossary (its terms are in the synthetic text): the glossary page is measured too
+        shutil.copyfile(ROOT / "tests" / "fixtures" / "banks" / "glossary.yml", banks / "glossary.yml")
     return Corpus(label, questions, banks, work)
 
 

@@ -267,6 +267,11 @@ STRINGS.update(
 STRINGS.update(
     {
         "tags.all": {"zh": "全部标签", "en": "All tags"},
+        "home.banks.all": {"zh": "查看全部 {n} 个题库", "en": "All {n} banks"},
+        "home.downloads.more": {
+            "zh": "其余 {n} 个题库的卡组、表格与打印版在各自的题库页面上。",
+            "en": "The decks, spreadsheets and print editions of the other {n} banks are on each bank's page.",
+        },
         "tag.title": {"zh": "标签：{name}", "en": "Tag: {name}"},
         "list.page": {"zh": "第 {n} / {total} 页", "en": "page {n} of {total}"},
         "list.pages": {"zh": "页码", "en": "Pages"},

@@ -115,12 +115,40 @@ def term_pages(site: Site, term_id: str, name: str, slugs: Sequence[str], lang: 
         yield page.path, _list_page(pages, k, entries, lang, title, f"{title} · {count}", count, up, [])
 
 
+BANKS_URL = "banks/"
+"""Every bank, a page at a time, when the home page lists only the first HOME_BANKS."""
+HOME_BANKS = 10
+"""Banks the home page lists (and shows the downloads of); past them it links to the banks index."""
+
+
+def home_banks(site: Site, lang: Lang) -> list[str]:
+    """The home page's list of banks: the first HOME_BANKS, then a link to all of them."""
+    lines = ['<ul class="qa-index">', *_bank_items(site.banks[:HOME_BANKS], "", lang), "</ul>", ""]
+    if len(site.banks) > HOME_BANKS:
+        more = _esc(t("home.banks.all", lang, n=len(site.banks)))
+        lines += [f'<p class="qa-list-up"><a href="{BANKS_URL}">{more}</a></p>', ""]
+    return lines
+
+
+def banks_index_pages(site: Site, lang: Lang) -> Iterator[tuple[str, str]]:
+    """(docs path, Markdown) of each page of the banks index, /banks/ (only when the home page cannot
+    list them all)."""
+    if len(site.banks) <= HOME_BANKS:
+        return
+    pages = _pages("banks.md", BANKS_URL, BANKS_URL, len(site.banks))
+    title = t("home.banks", lang)
+    count = t("home.count.banks", lang, n=len(site.banks))
+    progress = ['<div class="qa-progress" data-qa-progress="tags"></div>', ""]
+    for k, page in enumerate(pages, start=1):
+        yield page.path, _list_page(pages, k, [], lang, title, count, count, progress, [], banks=site.banks)
+
+
 def tags_index(site: Site, lang: Lang, counts: dict[str, list[Entry]]) -> list[str]:
     """The tags index's list: each tag with its count, linking to its page. Each item keeps the anchor
     Material's listing gave the tag (`tags/#tag:训练`), so old links still land on it and lead on."""
     from .render import tag_anchor  # imported late: render builds on this module
 
-    lines = ['<ul class="qa-tag-index">']
+    lines = ['<ul class="qa-index">']
     for tag in site.tags:
         n = len(counts[tag.id])
         if not n:
@@ -167,8 +195,10 @@ def _list_page(
     intro: str,
     before: list[str],
     after: list[str],
+    banks: Sequence[BankInfo] = (),
     **meta: object,
 ) -> str:
+    """Page k of a list of questions (or, given `banks`, of banks: the banks index)."""
     from .render import _clip, _front_matter, md_text  # imported late: render builds on this module
 
     page = pages[k - 1]
@@ -180,11 +210,14 @@ def _list_page(
     lines += before
     start = (k - 1) * PAGE_SIZE
     attr = f' start="{start + 1}"' if start else ""
-    items = [
-        f'<li><a href="{_href(page.url, _question_url(e))}">{_esc(e.text[lang].text)}</a></li>'
-        for e in entries[start : start + PAGE_SIZE]
-    ]
-    lines += ['<div class="qa-bank-list">', f"<ol{attr}>", *items, "</ol>", "</div>", ""]
+    if banks:
+        lines += ['<ul class="qa-index">', *_bank_items(banks[start : start + PAGE_SIZE], page.url, lang), "</ul>", ""]
+    else:
+        items = [
+            f'<li><a href="{_href(page.url, _question_url(e))}">{_esc(e.text[lang].text)}</a></li>'
+            for e in entries[start : start + PAGE_SIZE]
+        ]
+        lines += ['<div class="qa-bank-list">', f"<ol{attr}>", *items, "</ol>", "</div>", ""]
     if total > 1:
         lines += [_pager(pages, k, lang), ""]
     lines += after
@@ -212,6 +245,14 @@ def _pager(pages: list[ListPage], k: int, lang: Lang) -> str:
     if k < total:
         parts.append(f'<a href="{_href(here, pages[k].url)}" rel="next">{_esc(t("list.next", lang))} →</a>')
     return f'<nav class="qa-pages" aria-label="{_esc(t("list.pages", lang))}">' + "".join(parts) + "</nav>"
+
+
+def _bank_items(banks: Sequence[BankInfo], here: str, lang: Lang) -> list[str]:
+    return [
+        f'<li><a href="{_href(here, bank.id + "/")}">{_esc(bank.titles[lang])}</a> '
+        f'<span class="qa-count">{_esc(_count(len(bank.slugs), lang))}</span></li>'
+        for bank in banks
+    ]
 
 
 def _question_url(entry: Entry) -> str:

@@ -57,6 +57,8 @@ def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") 
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
     yield Page("index.md", home_page(site, lang, review))
     yield Page("tags.md", tags_page(lang, site))
+    for path, text in listings.banks_index_pages(site, lang):
+        yield Page(path, text)
     members = listings.tag_counts(site)
     for tag in site.tags:
         if members[tag.id]:
@@ -243,12 +245,8 @@ def home_page(site: Site, lang: Lang, review: str = "") -> str:
     # a hint for keyboards only (reader.css hides it on touch screens)
     lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
     lines += [f"## {md_text(t('home.banks', lang))}", ""]
-    for bank in site.banks:
-        count = t("home.count.one" if len(bank.slugs) == 1 else "home.count", lang, n=len(bank.slugs))
-        lines.append(
-            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
-        )
-    lines += ["", f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
+    lines += listings.home_banks(site, lang)
+    lines += [f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
     for tag in used:
         # Markdown still runs inside inline HTML, so the name needs md_text (a name like
         # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
@@ -569,14 +567,19 @@ def _gone_banks(site: Site) -> list[tuple[str, str]]:
 
 
 def _home_takeaway(site: Site, lang: Lang) -> list[str]:
-    """The home page's glossary link and each bank's decks, CSV and print edition."""
+    """The home page's glossary link and the first HOME_BANKS banks' decks, CSV and print edition
+    (each bank's page has its own: a block per bank made the home page grow with the site, 213 KB at
+    100 banks)."""
     lines = []
     if site.glossary:
         lines += [f"[{md_text(t('home.glossary', lang, n=len(site.glossary)))}](glossary.md)", ""]
     lines += [f"## {md_text(t('home.downloads', lang))} {{ #downloads }}", ""]
-    for bank in site.banks:
+    for bank in site.banks[: listings.HOME_BANKS]:
         lines += [f"### {md_text(bank.titles[lang])}", ""]
         lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 0), f"{bank.id}/"), ""]
+    if len(site.banks) > listings.HOME_BANKS:
+        more = t("home.downloads.more", lang, n=len(site.banks) - listings.HOME_BANKS)
+        lines += [f'<p class="qa-downloads__more">{escape(more)}</p>', ""]
     return lines
 
 

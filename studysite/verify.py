@@ -84,9 +84,10 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
 def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en/")) -> list[Problem]:
     """Every list reaches all it should, a page at a time: following each bank's list pages from its
     first page by their "next" links gives the bank's questions in bank order, each tag's pages give
-    the tag's questions (banks in order), the tags index links to every tag's page, and no page holds
+    the tag's questions (banks in order), the banks index (when there is one) lists every bank, the
+    tags index links to every tag's page, and no page holds
     more than a page's worth (studysite/listings.py's PAGE_SIZE). Read from the built HTML."""
-    from .listings import PAGE_SIZE
+    from .listings import BANKS_URL, HOME_BANKS, PAGE_SIZE
 
     problems = Problems()
     by_tag: dict[str, list[str]] = {tag.id: [] for tag in site.tags}
@@ -105,6 +106,12 @@ def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en
                     site_dir / prefix / start / "index.html",
                     0,
                     f"its pages list {len(got)} question(s), {len(want)} expected in order (missing: {missing})",
+                )
+        if len(site.banks) > HOME_BANKS:  # the home page lists a few; the banks index all of them
+            got = _walk_list(site_dir, prefix, BANKS_URL, PAGE_SIZE, problems, '<ul class="qa-index">')
+            if got is not None and got != [f"{bank.id}/" for bank in site.banks]:
+                problems.error(
+                    site_dir / prefix / BANKS_URL / "index.html", 0, "its pages do not list every bank in order"
                 )
         index = site_dir / prefix / "tags" / "index.html"
         try:
@@ -254,7 +261,9 @@ def _missing(lines: list[Expected], heading: str | None, answer: str | None) -> 
     return found
 
 
-def _walk_list(site_dir: Path, prefix: str, start: str, page_size: int, problems: Problems) -> list[str] | None:
+def _walk_list(
+    site_dir: Path, prefix: str, start: str, page_size: int, problems: Problems, marker: str = ""
+) -> list[str] | None:
     """The question URLs (relative to the language root) of a list's pages, in order, following "next"."""
     found: list[str] = []
     url, seen = start, set()
@@ -266,8 +275,8 @@ def _walk_list(site_dir: Path, prefix: str, start: str, page_size: int, problems
         except OSError:
             problems.error(page, 0, "list page missing")
             return None
-        block = text.split('<div class="qa-bank-list">', 1)[1:]
-        items = _HREF.findall(block[0].split("</ol>", 1)[0]) if block else []
+        block = text.split(marker or _LIST, 1)[1:]
+        items = _HREF.findall(re.split("</ol>|</ul>", block[0], maxsplit=1)[0]) if block else []
         if len(items) > page_size:
             problems.error(page, 0, f"{len(items)} questions on one page (at most {page_size})")
         found += [posixpath.normpath(posixpath.join(url, href)) + "/" for href in items]
@@ -357,6 +366,7 @@ _FIRST = re.compile(rb'<(?:h1|div class="qa-answer")')
 """The first heading or answer, whichever comes first (`re` scans faster than `bytes.find` here)."""
 _H1_START = re.compile(rb"<h1")
 _H1_TAG = re.compile(r"<h1\b[^>]*>")
+_LIST = '<div class="qa-bank-list">'
 _HREF = re.compile(r'<a href="([^"#]+)"')
 _NEXT = re.compile(r'<nav class="qa-pages"[^>]*>.*?<a href="([^"]+)" rel="next"', re.S)
 _TAG = re.compile(r"<[^>]*>")

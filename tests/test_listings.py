@@ -17,7 +17,10 @@ from studysite.verify import check_lists
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
+import synthetic_banks
 from synthetic_banks import write_corpus
+
+synthetic_banks.TAXONOMY = FIXTURE_BANKS / "taxonomy.yml"  # never banks/ (tests/conftest.py says why)
 
 LONG = 2 * PAGE_SIZE + 30
 """One bank of this many questions: three pages of its list."""
@@ -75,6 +78,23 @@ def test_a_long_bank_and_its_tags_are_paged_and_lose_nothing(long_bank: tuple[ob
         assert max(sizes) <= PAGE_SIZE
         paged += len(sizes) > 1
     assert paged, "no tag of the long bank ran past one page: the test shows nothing"
+
+
+@pytest.mark.unit
+def test_the_home_page_lists_a_few_banks_and_the_banks_index_all(tmp_path: Path) -> None:
+    from studysite.listings import HOME_BANKS
+
+    n = HOME_BANKS + 2
+    write_corpus(tmp_path / "banks", 3 * n, per_bank=3, seed=0)
+    site = generate(tmp_path / "banks", tmp_path / "docs").site
+    for prefix, more in (("", "查看全部 12 个题库"), ("en/", "All 12 banks")):
+        home = (tmp_path / "docs" / prefix / "index.md").read_text(encoding="utf-8")
+        listed = re.findall(r'<li><a href="(syn-\d+)/">', home.split("{ #topics }")[0])
+        assert listed == [bank.id for bank in site.banks[:HOME_BANKS]]
+        assert f'<a href="banks/">{more}</a>' in home
+        index = (tmp_path / "docs" / prefix / "banks.md").read_text(encoding="utf-8")
+        assert re.findall(r'<li><a href="../(syn-\d+)/">', index) == [bank.id for bank in site.banks]
+        assert home.count('<div class="qa-downloads">') == HOME_BANKS  # the others on their own pages
 
 
 @pytest.mark.unit

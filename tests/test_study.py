@@ -196,9 +196,7 @@ def test_marks_show_as_progress_on_bank_tags_and_home_pages_in_both_languages(
             for tag in data[lang]["tags"]:
                 members = [q for q in data[lang]["questions"] if tag["id"] in q["tags"]]
                 k = sum(state.get(q["slug"]) == "know" for q in members)
-                row = page.locator(
-                    ".qa-tag-index > li", has=page.locator(f'a[href="{tag["url"].removeprefix("tags/")}"]')
-                )
+                row = page.locator(".qa-index > li", has=page.locator(f'a[href="{tag["url"].removeprefix("tags/")}"]'))
                 assert known_text(lang, k, len(members)) in meter_text(row), tag["name"]
             # a tag's page: the tag's meter, badges, and the "due today" filter over its questions
             tag = next(tag for tag in data[lang]["tags"] if any(tag["id"] in q["tags"] for q in review))

@@ -244,16 +244,21 @@
   }
 
   // --- the tags page: a meter per tag, badges, and the filter over every tag's list ---------------
-  // --- the tags index: a meter on every tag (its questions are on the tag's own pages) -----------
+  // --- the tags and banks indexes: a meter on every tag or bank (its questions are on its own pages)
   function tagsPage(panel, d) {
     var byKey = {};
+    d.banks.forEach(function (bank) {
+      byKey[bank.url] = d.questions.filter(function (q) {
+        return q.bank === bank.id;
+      });
+    });
     d.tags.forEach(function (tag) {
       byKey[tag.url] = d.questions.filter(function (q) {
         return q.tags.indexOf(tag.id) >= 0;
       });
     });
     var rows = [];
-    Array.prototype.forEach.call(article.querySelectorAll(".qa-tag-index > li"), function (li) {
+    Array.prototype.forEach.call(article.querySelectorAll(".qa-index > li"), function (li) {
       var a = li.querySelector(":scope > a[href]");
       var key = a && linkKey(a);
       if (key && byKey[key]) rows.push({ li: li, questions: byKey[key] });
