@@ -435,7 +435,18 @@ def site_stats(row: Row) -> None:
     row.kinds = page_kinds(site)
 
 
-PAGE_KINDS = ("home", "bank", "question", "tags index", "tag page", "glossary", "glossary term", "review", "stats")
+PAGE_KINDS = (
+    "home",
+    "banks index",
+    "bank",
+    "question",
+    "tags index",
+    "tag page",
+    "glossary",
+    "glossary term",
+    "review",
+    "stats",
+)
 """The kinds of page that must stay bounded (issue 18): each at most PAGE_LIMIT bytes at 5,000 questions
 and at most PAGE_GROWTH above its size at 500."""
 PAGE_LIMIT = 100_000
@@ -449,6 +460,8 @@ def page_kind(rel: str) -> str:
     if not parts:
         return "home"
     head = parts[0]
+    if head == "banks":
+        return "banks index"  # /banks/ and /banks/N/: every bank, when the home page lists only the first few
     if head == "tags":
         return "tags index" if len(parts) == 1 else "tag page"
     if head == "glossary":
