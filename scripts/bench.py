@@ -143,6 +143,8 @@ class Row:
     rebuild: dict[str, float] = field(default_factory=dict)
     lighthouse: dict[str, dict[str, int]] = field(default_factory=dict)
     review: dict[str, float] = field(default_factory=dict)
+    kinds: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Largest HTML page of each kind (page_kinds): bytes and path in the site."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,8 +180,10 @@ def make_corpus(label: str, questions: int) -> Corpus:
             if not p.name.endswith(".en.txt")
             for line in p.read_text(encoding="utf-8").split("\n")
         )
-    else:
-        write_corpus(banks, questions, per_bank=50, seed=0)
+    else:  # "one": every question in one bank (how large a bank page gets)
+        write_corpus(banks, questions, per_bank=questions if label == "one" else 50, seed=0)
+        # the seed's glossary (its terms are in the synthetic text): the glossary page is measured too
+        shutil.copyfile(ROOT / "tests" / "fixtures" / "banks" / "glossary.yml", banks / "glossary.yml")
     return Corpus(label, questions, banks, work)
 
 
@@ -428,6 +432,112 @@ def site_stats(row: Row) -> None:
     for lang, prefix in (("zh", site), ("en", site / "en")):
         row.same_page[lang] = (prefix / first[0] / first[1] / "index.html").stat().st_size
     row.site_mb = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) / 1e6
+    row.kinds = page_kinds(site)
+
+
+PAGE_KINDS = (
+    "home",
+    "banks index",
+    "bank",
+    "question",
+    "tags index",
+    "tag page",
+    "glossary",
+    "glossary term",
+    "review",
+    "stats",
+)
+"""The kinds of page that must stay bounded (issue 18): each at most PAGE_LIMIT bytes at 5,000 questions
+and at most PAGE_GROWTH above its size at 500."""
+PAGE_LIMIT = 100_000
+PAGE_GROWTH = 1.10
+_STUDY_KINDS = {"review": "review", "stats": "stats", "mock": "mock"}
+
+
+def page_kind(rel: str) -> str:
+    """The kind of a built HTML page from its path in the site (both languages)."""
+    parts = rel.removeprefix("en/").split("/")[:-1]  # the folder: pages are <folder>/index.html
+    if not parts:
+        return "home"
+    head = parts[0]
+    if head == "banks":
+        return "banks index"  # /banks/ and /banks/N/: every bank, when the home page lists only the first few
+    if head == "tags":
+        return "tags index" if len(parts) == 1 else "tag page"
+    if head == "glossary":
+        return "glossary" if len(parts) == 1 else "glossary term"
+    if head == "study":
+        return _STUDY_KINDS.get(parts[1] if len(parts) > 1 else "", "other")
+    if head in ("assets", "downloads", "pagefind", "search") or rel.endswith("404.html"):
+        return "other"
+    if len(parts) == 1 or (len(parts) == 3 and parts[1] == "page"):
+        return "bank"  # a bank's list, page 1 or /page/N/
+    return "print" if parts[1] == "print" else "question"
+
+
+def page_kinds(site: Path) -> dict[str, tuple[int, str]]:
+    """The largest page of each kind: (bytes, path relative to the site)."""
+    out: dict[str, tuple[int, str]] = {}
+    for page in site.rglob("index.html"):
+        rel = page.relative_to(site).as_posix()
+        kind = page_kind(rel)
+        size = page.stat().st_size
+        if size > out.get(kind, (-1, ""))[0]:
+            out[kind] = (size, rel)
+    return out
+
+
+def page_kind_lines(rows: list[Row]) -> list[str]:
+    """A table of the largest page of each kind per corpus, then PASS/FAIL against the bounds."""
+    kinds = [k for k in (*PAGE_KINDS, "mock", "print") if any(k in r.kinds for r in rows)]
+    head = "| largest page KB (path) | " + " | ".join(f"{r.corpus.label} {r.corpus.questions:,}" for r in rows) + " |"
+    lines = [head, "|---|" + "---:|" * len(rows)]
+    for kind in kinds:
+        cells = [f"{_kb(r.kinds[kind][0])} (`{r.kinds[kind][1]}`)" if kind in r.kinds else "–" for r in rows]
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for ok, text in page_targets(rows):
+        lines.append(f"- **{'PASS' if ok else 'FAIL' if ok is False else 'n/a'}** {text}")
+    return lines
+
+
+def page_targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
+    """Every page kind at most 100 KB at 5,000 questions (every corpus of 5,000: also one bank of 5,000)
+    and at most 10 % larger than at 500 (the synthetic corpora of 50-question banks)."""
+    out: list[tuple[bool | None, str]] = []
+    syn = {r.corpus.questions: r for r in rows if r.corpus.label == "syn"}
+    mid, big = syn.get(500), syn.get(5000)
+    for kind in PAGE_KINDS:
+        for r in (r for r in rows if r.corpus.questions == 5000):
+            if kind not in r.kinds:
+                continue
+            size, path = r.kinds[kind]
+            out.append((size <= PAGE_LIMIT, f"{kind} <= 100 KB ({r.corpus.label} 5,000): {_kb(size)} KB, `{path}`"))
+        if mid and big and kind in mid.kinds and kind in big.kinds:
+            a, b = mid.kinds[kind][0], big.kinds[kind][0]
+            out.append(
+                (
+                    b <= PAGE_GROWTH * a,
+                    f"{kind} <= 10 % growth 500 -> 5,000: {_kb(a)} -> {_kb(b)} KB ({(b / a - 1) * 100:+.1f} %)",
+                )
+            )
+    return out
+
+
+def measure_pages(sizes: list[int], one_bank: int) -> list[Row]:
+    """Only the page sizes: one full build per corpus (and one of `one_bank` questions in one bank)."""
+    rows = []
+    corpora = [("syn", n) for n in sizes] + ([("one", one_bank)] if one_bank else [])
+    for label, n in corpora:
+        c = make_corpus(label, n)
+        row = Row(c)
+        env = prepare_work(c.banks, c.work)
+        t = time.perf_counter()
+        run_build(c, env, skip_generate=False)
+        print(f"bench: {label} {n:,} questions built in {time.perf_counter() - t:.1f} s", flush=True)
+        row.kinds = page_kinds(c.work / "site")
+        rows.append(row)
+    return rows
 
 
 def _primary_nav(page: str) -> tuple[int, int]:
@@ -1133,6 +1243,7 @@ def target_lines(rows: list[Row]) -> list[str]:
 
 def report(rows: list[Row], notes: list[str], load_at_start: str) -> str:
     text = ["## Results", "", *table(rows), "", "## Targets (issue 8)", "", *target_lines(rows)]
+    text += ["", "## Every page bounded (issue 18): the largest page of each kind", "", *page_kind_lines(rows)]
     text += ["", "## What the numbers come from (measured in this run)", ""]
     text += [f"- {n}" for n in explain(rows)]
     text += ["", "## How it was measured", "", *[f"- {n}" for n in notes], f"- Machine: {load_at_start}.", ""]
@@ -1234,6 +1345,14 @@ def main(argv: list[str]) -> int:
         help="folder for the corpora, docs and sites (default: a tmpfs folder when /dev/shm has room, else bench/out)",
     )
     parser.add_argument(
+        "--pages-only",
+        action="store_true",
+        help="only the largest page of each kind at --sizes (and --one-bank N questions in one bank); writes nothing",
+    )
+    parser.add_argument(
+        "--one-bank", type=int, default=5000, help="with --pages-only: one bank of N questions (0: none)"
+    )
+    parser.add_argument(
         "--scaling-only",
         action="store_true",
         help="only the generator scaling row (1,000 and 100,000 questions in one bank); writes nothing",
@@ -1249,6 +1368,11 @@ def main(argv: list[str]) -> int:
         return 0
     global OUT
     OUT = work_folder(args.work)
+    if args.pages_only:
+        OUT.mkdir(parents=True, exist_ok=True)
+        os.environ["NO_MKDOCS_2_WARNING"] = "1"
+        print("\n".join(page_kind_lines(measure_pages([int(s) for s in args.sizes.split(",") if s], args.one_bank))))
+        return 0
     if args.scaling_only:
         OUT.mkdir(parents=True, exist_ok=True)
         print("\n".join(scaling_lines(measure_scaling())))

@@ -42,6 +42,7 @@ RESERVED_IDS = frozenset(
     {
         "assets",
         "tags",
+        "banks",
         "en",
         "zh",
         "search",

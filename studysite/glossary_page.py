@@ -1,17 +1,20 @@
 """The glossary page of one language: every term with both names, both definitions, and the questions
 that use it, in the order of a jump list (English terms by letter, Chinese ones by the pinyin initial
-of their first character), with a filter box (overrides/assets/qa/glossary.js). A pure function of
-(Site, language), like render.py."""
+of their first character), with a filter box (overrides/assets/qa/glossary.js). Each term shows its
+first few questions and links to the rest on the term's own pages, so the page stays the same size as
+the banks grow. A pure function of (Site, language), like render.py."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
 from itertools import groupby
 
 from pypinyin import Style, lazy_pinyin
 
 from .glossary import term_uses
 from .i18n import t
+from .listings import PREVIEW, term_pages, term_preview
 from .model import LANGS, GlossaryTerm, Lang, Site
 from .render import _front_matter, md_text
 
@@ -19,13 +22,21 @@ GLOSSARY_PATH = "glossary.md"
 """The page, relative to a language's docs folder (/glossary/ and /en/glossary/)."""
 
 
-def glossary_page(site: Site, lang: Lang) -> str:
-    """Terms by jump-list group, then name; each an `h2` whose anchor is the term id (`glossary/#kv-cache`)."""
-    others = [other for other in LANGS if other != lang]
+def glossary_uses(site: Site, lang: Lang) -> dict[str, tuple[str, ...]]:
+    """Term id -> the questions that use it (as shown in `lang`), banks in order."""
     entries = [site.entries[slug] for bank in site.banks for slug in bank.slugs]
-    uses = term_uses(site.glossary, entries, lang)
+    return term_uses(site.glossary, entries, lang)
+
+
+def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | None = None) -> str:
+    """Terms by jump-list group, then name; each an `h2` whose anchor is the term id (`glossary/#kv-cache`).
+    `uses`: glossary_uses (computed here when not given)."""
+    others = [other for other in LANGS if other != lang]
+    uses = glossary_uses(site, lang) if uses is None else uses
     n = len(site.glossary)
-    lines = _front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n))
+    # No table of contents: Material writes it twice (sidebar and phone menu), a link per term, 24 KB of
+    # the page's 113 KB at 5,000 questions; the jump list and the filter box find a term instead.
+    lines = _front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n), hide=["toc"])
     lines += [f"# {md_text(t('glossary.title', lang))}", "", md_text(t("glossary.intro", lang, n=n)), ""]
     ordered = sorted(site.glossary, key=lambda term: (jump_key(term, lang), _sort_name(term, lang)))
     groups = [(key, [term.id for term in terms]) for key, terms in groupby(ordered, key=lambda x: jump_key(x, lang))]
@@ -56,11 +67,16 @@ def glossary_page(site: Site, lang: Lang) -> str:
             lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.unused", lang))}</p>', ""]
             continue
         lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.used_in", lang))}</p>', ""]
-        for slug in slugs:
-            entry = site.entries[slug]
-            lines.append(f"- [{md_text(entry.text[lang].text)}]({entry.path})")
-        lines.append("")
+        lines += term_preview(site, term.id, slugs, lang)
     return "\n".join(lines)
+
+
+def glossary_term_pages(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, str]]:
+    """(docs path, Markdown) of every page of each term's full list, for the terms that have more
+    questions than the glossary page shows (studysite/listings.py pages them)."""
+    for term in site.glossary:
+        if len(uses[term.id]) > PREVIEW:
+            yield from term_pages(site, term.id, term.names[lang], uses[term.id], lang)
 
 
 def jump_key(term: GlossaryTerm, lang: Lang) -> str:

@@ -78,7 +78,10 @@ STRINGS: dict[str, dict[Lang, str]] = {
         "question from its bank's page.",
     },
     "tags.title": {"zh": "标签", "en": "Tags"},
-    "tags.intro": {"zh": "每个标签下的全部问题。", "en": "Every question, by tag."},
+    "tags.intro": {
+        "zh": "每个标签及其题数；点开标签查看它的全部问题。",
+        "en": "Every tag and how many questions it has; open one to see its questions.",
+    },
     "bank.intro": {
         "zh": "本题库共 {n} 道题，按原题顺序排列。",
         "en": "This bank has {n} questions, in their original order.",
@@ -256,6 +259,27 @@ STRINGS.update(
             "zh": "学习统计、进度链接和同步都在你的浏览器中运行，需要启用 JavaScript。",
             "en": "Stats, progress links and sync run in your browser and need JavaScript.",
         },
+    }
+)
+
+
+# Bounded lists (studysite/listings.py): tag pages, a glossary term's questions, pages of a long list.
+STRINGS.update(
+    {
+        "tags.all": {"zh": "全部标签", "en": "All tags"},
+        "home.banks.all": {"zh": "查看全部 {n} 个题库", "en": "All {n} banks"},
+        "home.downloads.more": {
+            "zh": "其余 {n} 个题库的卡组、表格与打印版在各自的题库页面上。",
+            "en": "The decks, spreadsheets and print editions of the other {n} banks are on each bank's page.",
+        },
+        "tag.title": {"zh": "标签：{name}", "en": "Tag: {name}"},
+        "list.page": {"zh": "第 {n} / {total} 页", "en": "page {n} of {total}"},
+        "list.pages": {"zh": "页码", "en": "Pages"},
+        "list.prev": {"zh": "上一页", "en": "Previous page"},
+        "list.next": {"zh": "下一页", "en": "Next page"},
+        "glossary.more": {"zh": "查看全部 {n} 道题", "en": "All {n} questions"},
+        "glossary.term_title": {"zh": "用到“{name}”的问题", "en": "Questions that use “{name}”"},
+        "glossary.back": {"zh": "返回术语表中的“{name}”", "en": "Back to “{name}” in the glossary"},
     }
 )
 

@@ -79,7 +79,7 @@ def on_config(config: Any) -> Any:
             _state["watcher"] = _watch_banks(docs_root)
     nav_file = Path(config.docs_dir) / ".nav.json"
     config.nav = json.loads(nav_file.read_text(encoding="utf-8"))
-    tag_order.install(config, Path(config.docs_dir))  # the tags page in taxonomy and bank order
+    tag_order.install(config, Path(config.docs_dir))  # chips in taxonomy order, linked to their tag's page
     # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
     # only be overwritten (a template rendered over every page of the site, on every build).
     config.theme.static_templates.discard("sitemap.xml")
@@ -256,29 +256,8 @@ def _generate(docs_root: Path, in_place: bool) -> None:
     for change in result.url_changes:
         log.info("studysite: url %s", change)
     _state["generated"] = result  # what finish_site checks the built site against
-    if in_place:
-        _touch_listings(docs_root, result.written)
     for warning in result.warnings:
         log.warning(warning)
-
-
-def _touch_listings(docs_root: Path, written: list[str]) -> None:
-    """Have a --dirty rebuild render the tags pages again after question pages changed.
-
-    Material's tags plugin fills the tags page from every page's title and tags, but a dirty build
-    renders only pages whose Markdown is newer than their HTML, and the tags page's own Markdown
-    did not change: it would keep old titles and tags until a restart.
-    """
-    if not any(rel.endswith(".md") and rel not in LISTINGS for rel in written):
-        return
-    for rel in LISTINGS:
-        path = docs_root / rel
-        if path.is_file() and rel not in written:
-            os.utime(path)
-
-
-LISTINGS = ("tags.md", "en/tags.md")
-"""Pages that Material's tags plugin fills from other pages (docs/ paths, both languages)."""
 
 
 def _inputs_fingerprint() -> tuple[tuple[str, int, int], ...]:
@@ -308,7 +287,6 @@ def _watch_banks(docs_root: Path) -> Any:
                 repo_url=_state.get("repo_url", ""),
                 site_url=_state.get("site_url", ""),
             )
-            _touch_listings(docs_root, result.written)
             _state["generated"], _state["inputs"] = result, inputs
             if result.written:
                 log.info("studysite: regenerated %d page(s) from banks/", len(result.written))

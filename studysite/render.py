@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from . import downloads
+from . import downloads, listings
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
@@ -57,21 +57,37 @@ def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") 
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
     yield Page("index.md", home_page(site, lang, review))
     yield Page("tags.md", tags_page(lang, site))
+    for path, text in listings.banks_index_pages(site, lang):
+        yield Page(path, text)
+    members = listings.tag_counts(site)
+    for tag in site.tags:
+        if members[tag.id]:
+            for path, text in listings.tag_pages(site, tag, members[tag.id], lang):
+                yield Page(path, text)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
     for bank in site.banks:
-        yield Page(f"{bank.id}/index.md", bank_page(site, bank.id, lang))
+        for path, text in listings.bank_pages(site, bank, lang):
+            yield Page(path, text)
         yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
         for slug in bank.slugs:
             entry = site.entries[slug]
             finder = finders.get(text_lang(entry, lang))
             yield Page(entry.path, question_page(site, entry, lang, repo_url, finder, site_url))
-    from .glossary_page import GLOSSARY_PATH, glossary_page  # imported late: both build on this module
+    from .glossary_page import (
+        GLOSSARY_PATH,
+        glossary_page,
+        glossary_term_pages,
+        glossary_uses,
+    )  # imported late: both build on this module
     from .print_edition import print_pages
 
     yield from print_pages(site, lang)
     if site.glossary:
-        yield Page(GLOSSARY_PATH, glossary_page(site, lang))
+        uses = glossary_uses(site, lang)
+        yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
+        for path, text in glossary_term_pages(site, lang, uses):
+            yield Page(path, text)
     for stone in site.tombstones:
         if stone.moved_to is None:
             yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
@@ -201,23 +217,8 @@ def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
 
 
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
-    bank = site.bank(bank_id)
-    n = len(bank.slugs)
-    description = _clip(f"{bank.titles[lang]} · {t('bank.intro', lang, n=n)}")
-    lines = _front_matter(title=bank.titles[lang], description=description, qa_bank=bank_id)
-    lines += [f"# {md_text(bank.titles[lang])}", "", md_text(t("bank.intro", lang, n=len(bank.slugs))), ""]
-    lines += [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank_id}"></div>', ""]
-    if lang == "en" and not bank.translated:
-        lines += ['<p class="qa-untranslated">' + escape(t("question.untranslated", lang)) + "</p>", ""]
-    lines.append('<div class="qa-bank-list" markdown>')
-    lines.append("")
-    for n, slug in enumerate(bank.slugs, start=1):
-        entry = site.entries[slug]
-        lines.append(f"{n}. [{md_text(entry.text[lang].text)}]({slug}.md)")
-    lines += ["", "</div>", ""]
-    lines += [f"## {md_text(t('downloads.title', lang))} {{ #downloads }}", ""]
-    lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 1), ""), ""]
-    return "\n".join(lines)
+    """A bank's page (the first, when its list runs to several: studysite/listings.py)."""
+    return next(listings.bank_pages(site, site.bank(bank_id), lang))[1]
 
 
 def home_page(site: Site, lang: Lang, review: str = "") -> str:
@@ -244,20 +245,14 @@ def home_page(site: Site, lang: Lang, review: str = "") -> str:
     # a hint for keyboards only (reader.css hides it on touch screens)
     lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
     lines += [f"## {md_text(t('home.banks', lang))}", ""]
-    for bank in site.banks:
-        count = t("home.count.one" if len(bank.slugs) == 1 else "home.count", lang, n=len(bank.slugs))
-        lines.append(
-            f'- [{md_text(bank.titles[lang])}]({bank.id}/index.md) <span class="qa-count">{md_text(count)}</span>'
-        )
-    lines += ["", f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
+    lines += listings.home_banks(site, lang)
+    lines += [f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
     for tag in used:
-        # A raw link: the anchor exists only once Material's tags plugin has rendered the listing.
         # Markdown still runs inside inline HTML, so the name needs md_text (a name like
         # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
-        anchor = "tag:" + tag_anchor(tag.name(lang))
         count = t("home.count.one" if counts[tag.id] == 1 else "home.count", lang, n=counts[tag.id])
         lines.append(
-            f'- <a href="tags/#{escape(anchor)}">{md_text(tag.name(lang))}</a> '
+            f'- <a href="{listings.tag_url(tag)}">{md_text(tag.name(lang))}</a> '
             f'<span class="qa-count">{md_text(count)}</span>'
         )
     lines.append("")
@@ -289,6 +284,7 @@ def _home_ways(lang: Lang, review: str) -> str:
 
 
 def tags_page(lang: Lang, site: Site | None = None) -> str:
+    """The tags index: each tag with its count, linking to the tag's own pages (studysite/listings.py)."""
     lines = _front_matter(title=t("tags.title", lang), description=_clip(t("tags.intro", lang)))
     lines += [
         f"# {md_text(t('tags.title', lang))}",
@@ -297,10 +293,9 @@ def tags_page(lang: Lang, site: Site | None = None) -> str:
         "",
         '<div class="qa-progress" data-qa-progress="tags"></div>',
         "",
-        "<!-- material/tags -->",
-        "",
     ]
     if site is not None:
+        lines += listings.tags_index(site, lang, listings.tag_counts(site))
         lines += _tag_downloads(site, lang)
     return "\n".join(lines)
 
@@ -572,14 +567,19 @@ def _gone_banks(site: Site) -> list[tuple[str, str]]:
 
 
 def _home_takeaway(site: Site, lang: Lang) -> list[str]:
-    """The home page's glossary link and each bank's decks, CSV and print edition."""
+    """The home page's glossary link and the first HOME_BANKS banks' decks, CSV and print edition
+    (each bank's page has its own: a block per bank made the home page grow with the site, 213 KB at
+    100 banks)."""
     lines = []
     if site.glossary:
         lines += [f"[{md_text(t('home.glossary', lang, n=len(site.glossary)))}](glossary.md)", ""]
     lines += [f"## {md_text(t('home.downloads', lang))} {{ #downloads }}", ""]
-    for bank in site.banks:
+    for bank in site.banks[: listings.HOME_BANKS]:
         lines += [f"### {md_text(bank.titles[lang])}", ""]
         lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 0), f"{bank.id}/"), ""]
+    if len(site.banks) > listings.HOME_BANKS:
+        more = t("home.downloads.more", lang, n=len(site.banks) - listings.HOME_BANKS)
+        lines += [f'<p class="qa-downloads__more">{escape(more)}</p>', ""]
     return lines
 
 

@@ -12,8 +12,9 @@ import json
 from collections.abc import Iterator
 
 from .i18n import t
+from .listings import tag_url
 from .model import Lang, Site
-from .render import Page, md_text, tag_anchor
+from .render import Page, md_text
 
 DATA_PATH = "assets/qa/questions.json"
 """Where each language's question data goes (relative to the language's docs folder)."""
@@ -45,11 +46,7 @@ def questions_json(site: Site, lang: Lang) -> str:
             {"id": bank.id, "title": bank.titles[lang], "url": f"{bank.id}/", "count": len(bank.slugs)}
             for bank in site.banks
         ],
-        "tags": [
-            {"id": tag.id, "name": tag.name(lang), "url": "tags/#tag:" + tag_anchor(tag.name(lang))}
-            for tag in site.tags
-            if tag.id in used
-        ],
+        "tags": [{"id": tag.id, "name": tag.name(lang), "url": tag_url(tag)} for tag in site.tags if tag.id in used],
         "questions": [
             {
                 "slug": entry.slug,

@@ -166,9 +166,10 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
         if generated is not None and generated.sources is not None:
             from mkdocs.exceptions import PluginError
 
-            from .verify import check_built_site
+            from .verify import check_built_site, check_lists
 
             problems = check_built_site(generated.sources.banks, generated.site, site_dir)
+            problems += check_lists(generated.site, site_dir)
             for problem in problems:
                 log.error(str(problem))
             if problems:

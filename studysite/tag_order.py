@@ -1,5 +1,5 @@
-"""One tag order everywhere: Material's tags page lists tags in taxonomy order (as the home page and the
-downloads table do) and the questions under a tag in bank order, not by code point and title."""
+"""One tag order everywhere: a question's tag chips in taxonomy order (as the home page, the tags index
+and the downloads table list them), and each chip's link to its tag's page."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from .render_study import DATA_PATH
 
 
 def install(config: Any, docs_dir: Path) -> None:
-    """Give the tags plugin (if on) sort keys read from this language's question data (studysite/render_study.py)."""
+    """Give the tags plugin (if on) sort keys, and the chips their links, read from this language's
+    question data (studysite/render_study.py)."""
     plugin = config.plugins.get("material/tags")
     data_file = docs_dir / DATA_PATH
     if plugin is None or not data_file.exists():
@@ -30,6 +31,8 @@ def install(config: Any, docs_dir: Path) -> None:
         url = str(mapping.item.url)
         return (page_rank.get(url, last), url)
 
+    # overrides/partials/tags.html links each chip to its tag's page (studysite/listings.py).
+    config.extra["qa_tag_urls"] = {escape(tag["name"]): tag["url"] for tag in data["tags"]}
     plugin.config.listings_tags_sort_by = tag_key
     plugin.config.tags_sort_by = tag_key
     plugin.config.listings_sort_by = page_key

@@ -17,6 +17,7 @@ import html
 import itertools
 import json
 import os
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,50 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         if rel not in seen and lines:
             first = lines[0]
             problems.error(first.path, first.line, f"its page {rel} was not built")
+    return problems.errors
+
+
+def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en/")) -> list[Problem]:
+    """Every list reaches all it should, a page at a time: following each bank's list pages from its
+    first page by their "next" links gives the bank's questions in bank order, each tag's pages give
+    the tag's questions (banks in order), the banks index (when there is one) lists every bank, the
+    tags index links to every tag's page, and no page holds
+    more than a page's worth (studysite/listings.py's PAGE_SIZE). Read from the built HTML."""
+    from .listings import BANKS_URL, HOME_BANKS, PAGE_SIZE
+
+    problems = Problems()
+    by_tag: dict[str, list[str]] = {tag.id: [] for tag in site.tags}
+    for bank in site.banks:
+        for slug in bank.slugs:
+            for tag_id in site.entries[slug].tags:
+                by_tag[tag_id].append(f"{bank.id}/{slug}/")
+    for prefix in prefixes:
+        lists = [(f"{bank.id}/", [f"{bank.id}/{slug}/" for slug in bank.slugs]) for bank in site.banks]
+        lists += [(f"tags/{tag_id}/", urls) for tag_id, urls in by_tag.items() if urls]
+        for start, want in lists:
+            got = _walk_list(site_dir, prefix, start, PAGE_SIZE, problems)
+            if got is not None and got != want:
+                missing = sorted(set(want) - set(got))[:3]
+                problems.error(
+                    site_dir / prefix / start / "index.html",
+                    0,
+                    f"its pages list {len(got)} question(s), {len(want)} expected in order (missing: {missing})",
+                )
+        if len(site.banks) > HOME_BANKS:  # the home page lists a few; the banks index all of them
+            got = _walk_list(site_dir, prefix, BANKS_URL, PAGE_SIZE, problems, '<ul class="qa-index">')
+            if got is not None and got != [f"{bank.id}/" for bank in site.banks]:
+                problems.error(
+                    site_dir / prefix / BANKS_URL / "index.html", 0, "its pages do not list every bank in order"
+                )
+        index = site_dir / prefix / "tags" / "index.html"
+        try:
+            links = set(_HREF.findall(index.read_text(encoding="utf-8")))
+        except OSError as exc:
+            problems.error(index, 0, f"tags index missing ({exc.__class__.__name__})")
+            continue
+        for tag_id, urls in by_tag.items():
+            if urls and f"{tag_id}/" not in links:
+                problems.error(index, 0, f"no link to the page of tag `{tag_id}`")
     return problems.errors
 
 
@@ -216,6 +261,30 @@ def _missing(lines: list[Expected], heading: str | None, answer: str | None) -> 
     return found
 
 
+def _walk_list(
+    site_dir: Path, prefix: str, start: str, page_size: int, problems: Problems, marker: str = ""
+) -> list[str] | None:
+    """The question URLs (relative to the language root) of a list's pages, in order, following "next"."""
+    found: list[str] = []
+    url, seen = start, set()
+    while url and url not in seen:
+        seen.add(url)
+        page = site_dir / prefix / url / "index.html"
+        try:
+            text = page.read_text(encoding="utf-8")
+        except OSError:
+            problems.error(page, 0, "list page missing")
+            return None
+        block = text.split(marker or _LIST, 1)[1:]
+        items = _HREF.findall(re.split("</ol>|</ul>", block[0], maxsplit=1)[0]) if block else []
+        if len(items) > page_size:
+            problems.error(page, 0, f"{len(items)} questions on one page (at most {page_size})")
+        found += [posixpath.normpath(posixpath.join(url, href)) + "/" for href in items]
+        nxt = _NEXT.search(text)
+        url = posixpath.normpath(posixpath.join(url, nxt.group(1))) + "/" if nxt else ""
+    return found
+
+
 def _html_pages(site_dir: Path) -> list[str]:
     """Every `.html` file below `site_dir` (relative, `/`-separated) outside the theme's and search's
     folders, in path order (component by component, as sorted `Path`s); symbolic links to folders
@@ -297,6 +366,9 @@ _FIRST = re.compile(rb'<(?:h1|div class="qa-answer")')
 """The first heading or answer, whichever comes first (`re` scans faster than `bytes.find` here)."""
 _H1_START = re.compile(rb"<h1")
 _H1_TAG = re.compile(r"<h1\b[^>]*>")
+_LIST = '<div class="qa-bank-list">'
+_HREF = re.compile(r'<a href="([^"#]+)"')
+_NEXT = re.compile(r'<nav class="qa-pages"[^>]*>.*?<a href="([^"]+)" rel="next"', re.S)
 _TAG = re.compile(r"<[^>]*>")
 _SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
 """Folders of the theme and of search: no page of ours is in them."""

@@ -15,6 +15,8 @@ PAGES = {
     "question": "ai-infra-3/two-batch-overlap/",
     "bank": "ai-infra-3/",
     "tags": "tags/",
+    "tag": "tags/communication/",
+    "glossary": "glossary/",
 }
 LAYOUTS = {"light": {"width": 1280, "height": 900}, "dark": {"width": 390, "height": 844}}
 SCHEME = {"light": "default", "dark": "slate"}  # Material's name for each scheme (body data-md-color-scheme)

@@ -58,7 +58,7 @@ def test_dropping_in_a_bank_adds_its_pages(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     for lang in ("", "en"):
         assert (tmp_path / "docs" / lang / "extra-bank" / "nccl.md").exists()
-        assert "extra-bank/index.md" in (tmp_path / "docs" / lang / "index.md").read_text(encoding="utf-8")
+        assert 'href="extra-bank/"' in (tmp_path / "docs" / lang / "index.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.unit

@@ -371,7 +371,7 @@ def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize("name", ["tags", "assets", "en", "index", "404", "search", "pagefind", "glossary"])
+@pytest.mark.parametrize("name", ["tags", "banks", "assets", "en", "index", "404", "search", "pagefind", "glossary"])
 def test_bank_named_like_a_site_page_is_refused(tmp_path: Path, name: str) -> None:
     banks = copy_banks(tmp_path / "banks")
     (banks / f"{name}.txt").write_text("标题\nQ: 问题？\n答案。\n", encoding="utf-8")

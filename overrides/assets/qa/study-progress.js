@@ -202,16 +202,25 @@
   }
 
   // --- a bank page: its list with a badge per question, the bank's meter and the filter ----------
+  // (and a tag's page: the same list, of one tag's questions). A long list is paged
+  // (studysite/listings.py): the meter counts the whole bank or tag, the badges and filter this page.
   function bankPage(panel, d) {
     var list = article.querySelector(".qa-bank-list ol");
     if (!list) return;
     var items = questionItems(list, d);
+    var first = list.start || 1;
     items.forEach(function (item, i) {
-      item.li.value = i + 1; // numbers stay the bank's own while the filter hides items
+      item.li.value = first + i; // numbers stay the list's own while the filter hides items
     });
-    var questions = items.map(function (item) {
-      return item.q;
+    var bankId = panel.getAttribute("data-qa-bank");
+    var tagId = panel.getAttribute("data-qa-tag");
+    var questions = d.questions.filter(function (q) {
+      return bankId ? q.bank === bankId : tagId ? q.tags.indexOf(tagId) >= 0 : false;
     });
+    if (!questions.length)
+      questions = items.map(function (item) {
+        return item.q;
+      });
     var filter = "all";
     var empty = el("p", { class: "qa-filter__empty", hidden: true, text: t("empty") });
     list.parentNode.insertBefore(empty, list.nextSibling);
@@ -235,46 +244,32 @@
   }
 
   // --- the tags page: a meter per tag, badges, and the filter over every tag's list ---------------
+  // --- the tags and banks indexes: a meter on every tag or bank (its questions are on its own pages)
   function tagsPage(panel, d) {
-    var sections = [];
-    Array.prototype.forEach.call(article.querySelectorAll('h2[id^="tag:"]'), function (h2) {
-      var list = h2.nextElementSibling;
-      while (list && list.tagName !== "UL" && list.tagName !== "H2") list = list.nextElementSibling;
-      if (!list || list.tagName !== "UL") return;
-      sections.push({ h2: h2, list: list, items: questionItems(list, d) });
-    });
-    var filter = "all";
-    var empty = el("p", { class: "qa-filter__empty", hidden: true, text: t("empty") });
-    panel.parentNode.insertBefore(empty, panel.nextSibling);
-    var top = filterPanel(panel, pick);
-    function render() {
-      top.update(d.questions, filter);
-      var any = false;
-      sections.forEach(function (sec) {
-        place(
-          sec.h2,
-          "qa-meter-slot",
-          meter(
-            sec.items.map(function (item) {
-              return item.q;
-            }),
-            true,
-          ),
-        );
-        var shown = 0;
-        sec.items.forEach(function (item) {
-          place(item.li, "qa-badges", badges(item.q));
-          item.li.hidden = !matches(item.q, filter);
-          if (!item.li.hidden) shown += 1;
-        });
-        sec.h2.hidden = sec.list.hidden = shown === 0;
-        any = any || shown > 0;
+    var byKey = {};
+    d.banks.forEach(function (bank) {
+      byKey[bank.url] = d.questions.filter(function (q) {
+        return q.bank === bank.id;
       });
-      empty.hidden = any;
-    }
-    function pick(f) {
-      filter = f;
-      render();
+    });
+    d.tags.forEach(function (tag) {
+      byKey[tag.url] = d.questions.filter(function (q) {
+        return q.tags.indexOf(tag.id) >= 0;
+      });
+    });
+    var rows = [];
+    Array.prototype.forEach.call(article.querySelectorAll(".qa-index > li"), function (li) {
+      var a = li.querySelector(":scope > a[href]");
+      var key = a && linkKey(a);
+      if (key && byKey[key]) rows.push({ li: li, questions: byKey[key] });
+    });
+    var meterHost = el("div", { class: "qa-panel__meter" });
+    panel.replaceChildren(el("div", { class: "qa-panel__title", text: t("overall") }), meterHost);
+    function render() {
+      meterHost.replaceChildren(meter(d.questions));
+      rows.forEach(function (row) {
+        place(row.li, "qa-meter-slot", meter(row.questions, true));
+      });
     }
     store.onChange(render);
     render();
