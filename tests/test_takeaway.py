@@ -527,7 +527,7 @@ def test_glossary_page_lists_every_term_with_both_names_and_its_questions(mini: 
     assert '<span lang="en">Tensor Parallelism (TP)</span>' in page
     assert html.escape('Cached "keys" & <values>.') in page
     section = page[page.index("{ #kv-cache }") : page.index("{ #tp }")]
-    assert f"(mini/{kv}.md)" in section and f"(mini/{nccl}.md)" in section
+    assert f'href="../mini/{kv}/"' in section and f'href="../mini/{nccl}/"' in section  # listings.term_preview
     nobody = page[page.index("{ #nobody }") :]
     assert "暂无问题用到这个术语" in nobody
     en = (docs / "en" / "glossary.md").read_text(encoding="utf-8")
