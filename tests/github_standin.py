@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from tests.sitekit import QuietServer
+
 
 @dataclass
 class Request:
@@ -72,7 +74,7 @@ def blob_sha(data: bytes) -> str:
 def contents_api(api: ContentsAPI | None = None) -> Iterator[tuple[str, ContentsAPI]]:
     """Serve the stand-in on a free port; yields (base URL without a trailing slash, state)."""
     state = api or ContentsAPI()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    server = QuietServer(("127.0.0.1", 0), _handler(state))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -12,7 +12,7 @@ import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.sitekit import ROOT, settle, wait_for_search, watch_search
+from tests.sitekit import ROOT, QuietServer, settle, wait_for_search, watch_search
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -103,7 +103,7 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
 def serve_pages(directory: Path) -> Iterator[str]:
     """Serve a built site the way GitHub Pages serves a project site; yields http://127.0.0.1:PORT/ai-infra/."""
     handler = functools.partial(_PagesHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

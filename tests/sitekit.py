@@ -133,6 +133,16 @@ def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: 
     return work / "site"
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A threaded server that does not print a traceback when the browser drops a connection it no
+    longer needs (a page closed mid-download: BrokenPipeError, ConnectionResetError); any other
+    error in a handler is still printed."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -142,7 +152,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def serve(directory: Path) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port); yields the base URL ending in '/'."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

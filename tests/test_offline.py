@@ -22,7 +22,7 @@ import pytest
 
 from studysite import offline
 from tests.qualitykit import AXE
-from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, build_site, copy_banks
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, QuietServer, build_site, copy_banks
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
 Q_OTHER = "ai-infra-3/communication-primitives-nccl/"
@@ -477,7 +477,7 @@ class _Server:
         self.log: list[tuple[float, str, str]] = []
         """(monotonic time the answer starts, site path, Referer) of every request."""
         handler = functools.partial(_Handler, self)
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
 
     def path(self, url: str) -> str:
