@@ -185,9 +185,11 @@ def test_arrows_walk_the_results_and_enter_opens_one(seed_url: str, new_page: Ne
     page = new_page()
     page.goto(seed_url + "en/")
     page.keyboard.press("/")
+    watch_search(page)
     page.keyboard.type("AllReduce")
-    page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length >= 2")
+    wait_for_search(page)  # the results of "AllReduce", not of a prefix typed on the way ("AllRed")
     links = page.evaluate(_RESULTS)
+    assert len(links) >= 2, links
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     assert page.evaluate("() => document.activeElement.getAttribute('href')") == links[1]
