@@ -243,9 +243,9 @@
     render();
   }
 
-  // --- the tags page: a meter per tag, badges, and the filter over every tag's list ---------------
-  // --- the tags and banks indexes: a meter on every tag or bank (its questions are on its own pages)
-  function tagsPage(panel, d) {
+  /** The list items under `selector` whose own link leads to a bank's or a tag's page, each with
+   *  that bank's or tag's questions: the rows that get a meter. */
+  function listRows(d, selector) {
     var byKey = {};
     d.banks.forEach(function (bank) {
       byKey[bank.url] = d.questions.filter(function (q) {
@@ -258,11 +258,17 @@
       });
     });
     var rows = [];
-    Array.prototype.forEach.call(article.querySelectorAll(".qa-index > li"), function (li) {
+    Array.prototype.forEach.call(article.querySelectorAll(selector), function (li) {
       var a = li.querySelector(":scope > a[href]");
       var key = a && linkKey(a);
-      if (key && byKey[key]) rows.push({ li: li, questions: byKey[key] });
+      if (key !== null && key !== undefined && byKey[key]) rows.push({ li: li, questions: byKey[key] });
     });
+    return rows;
+  }
+
+  // --- the tags and banks indexes: a meter on every tag or bank (its questions are on its own pages)
+  function tagsPage(panel, d) {
+    var rows = listRows(d, ".qa-index > li");
     var meterHost = el("div", { class: "qa-panel__meter" });
     panel.replaceChildren(el("div", { class: "qa-panel__title", text: t("overall") }), meterHost);
     function render() {
@@ -277,23 +283,7 @@
 
   // --- the home page: a meter on every bank and tag, the overall meter and the review list --------
   function homePage(panel, d) {
-    var byKey = {};
-    d.banks.forEach(function (bank) {
-      byKey[bank.url] = d.questions.filter(function (q) {
-        return q.bank === bank.id;
-      });
-    });
-    d.tags.forEach(function (tag) {
-      byKey[tag.url] = d.questions.filter(function (q) {
-        return q.tags.indexOf(tag.id) >= 0;
-      });
-    });
-    var rows = [];
-    Array.prototype.forEach.call(article.querySelectorAll("li"), function (li) {
-      var a = li.querySelector(":scope > a[href]");
-      var key = a && linkKey(a);
-      if (key !== null && key !== undefined && byKey[key]) rows.push({ li: li, questions: byKey[key] });
-    });
+    var rows = listRows(d, "li");
     var open = false;
     var quizBox = el("input", {
       type: "checkbox",
