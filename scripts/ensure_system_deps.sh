@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Make sure the Debian packages the browser tests need are present: chromium (driven by Playwright),
-# its driver, CJK fonts (without them Chinese renders as boxes), Java (Nu HTML checker) and
-# poppler-utils (pdfinfo/pdftoppm: the PDF edition's tests).
+# Make sure the Debian packages the browser tests need are present: chromium (Lighthouse, the PDF
+# edition), chromium-headless-shell (the same chromium without its UI: Playwright drives it), the
+# driver, CJK fonts (without them Chinese renders as boxes), Java (Nu HTML checker) and poppler-utils
+# (pdfinfo/pdftoppm: the PDF edition's tests).
 # Installs them with apt when running as root; otherwise prints the exact command and fails.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
 command -v java >/dev/null 2>&1 || need+=(default-jre-headless)

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from synthetic_banks import write_corpus  # noqa: E402
 
-from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, prepare_work, serve  # noqa: E402
+from tests.sitekit import BROWSER, CHROMIUM_ARGS, prepare_work, serve  # noqa: E402
 
 TARGETS = {"zh": 0.90, "en": 0.80}
 """Share of queries whose first result must be a right page."""
@@ -217,7 +217,7 @@ def run_queries(site: Path, queries: dict[str, list[Query]]) -> None:
     from playwright.sync_api import sync_playwright
 
     with serve(site) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=BROWSER, args=CHROMIUM_ARGS)
         try:
             for lang, qs in queries.items():
                 context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")

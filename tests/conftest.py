@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import sitekit
-from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, build_site, copy_banks, serve
+from tests.sitekit import BROWSER, CHROMIUM_ARGS, build_site, copy_banks, serve
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +45,7 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=BROWSER, args=CHROMIUM_ARGS)
         yield b
         sitekit.CONTEXTS.close_all()
         b.close()
