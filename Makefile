@@ -54,10 +54,10 @@ lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CS
 check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
 
 test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
-	@$(TIMED) test $(PYTEST) --dist loadfile --durations=15 tests
+	@$(TIMED) test $(PYTEST) --dist loadfile --no-loadscope-reorder --durations=15 tests
 
 screenshots: .venv/.dev node_modules/.dev system-deps ## every screenshot test in all four looks (phone/desktop x light/dark) into tests/artifacts/
-	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) --dist loadfile -k "screenshot or look_right" tests
+	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) --dist loadfile --no-loadscope-reorder -k "screenshot or look_right" tests
 
 format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
 	$(PY) -m ruff format studysite scripts tests

@@ -171,6 +171,12 @@ STRINGS.update(
             "(Ctrl+P, or ⌘P on a Mac) to print it or save it as a PDF.",
         },
         "print.count": {"zh": "共 {n} 道题", "en": "{n} questions"},
+        "print.part": {"zh": "第 {n} / {total} 部分", "en": "part {n} of {total}"},
+        "print.part.intro": {
+            "zh": "本部分为第 {first}–{last} 题（共 {n} 题）；其余部分见页码链接，PDF 版包含全部题目。",
+            "en": "This part holds questions {first}–{last} of {n}; the page numbers lead to the other "
+            "parts, and the PDF holds them all.",
+        },
         "print.online": {"zh": "在线版", "en": "Online edition"},
         "print.back": {"zh": "返回题库", "en": "Back to the bank"},
         "print.toc": {"zh": "目录", "en": "Contents"},

@@ -219,12 +219,12 @@ def _list_page(
         ]
         lines += ['<div class="qa-bank-list">', f"<ol{attr}>", *items, "</ol>", "</div>", ""]
     if total > 1:
-        lines += [_pager(pages, k, lang), ""]
+        lines += [pager(pages, k, lang), ""]
     lines += after
     return "\n".join(lines)
 
 
-def _pager(pages: list[ListPage], k: int, lang: Lang) -> str:
+def pager(pages: list[ListPage], k: int, lang: Lang) -> str:
     """First, previous, a window around the current page, next, last: the same size at any length."""
     here = pages[k - 1].url
     total = len(pages)

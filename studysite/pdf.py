@@ -136,6 +136,7 @@ def print_pdfs(pages: list[PrintPage], site: Path, chromium: str) -> Iterator[tu
             for page in pages:
                 tab = context.new_page()
                 tab.goto(base + page.url_path, wait_until="load")
+                tab.evaluate(_WHOLE_BANK)
                 tab.evaluate("document.fonts.ready")
                 tab.evaluate(_PUBLIC_LINKS)
                 data = tab.pdf(format="A4", prefer_css_page_size=True, outline=True, tagged=True)
@@ -216,6 +217,27 @@ def _serve(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
+# A bank's print edition comes in parts (studysite/print_edition.py); its PDF is the whole bank:
+# parts 2.. (at print/k/) are fetched and their contents and questions appended to part 1's, and
+# what belongs to a part on screen (its pager, its "this part holds" line, "part 1 of n") goes.
+_WHOLE_BANK = """async () => {
+  const root = document.querySelector("[data-qa-print-part]");
+  if (!root) return;
+  const total = Number(root.dataset.qaPrintPart.split("/")[1]);
+  const toc = root.querySelector(".qa-print__toc ol");
+  for (let k = 2; k <= total; k++) {
+    const response = await fetch(new URL(k + "/", location.href));
+    if (!response.ok) throw new Error("print part " + k + ": HTTP " + response.status);
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const part = doc.querySelector("[data-qa-print-part]");
+    for (const item of part.querySelectorAll(".qa-print__toc li")) toc.append(document.adoptNode(item));
+    for (const q of part.querySelectorAll(".qa-print__q")) root.append(document.adoptNode(q));
+  }
+  for (const el of root.querySelectorAll(".qa-pages, .qa-print__part")) el.remove();
+  const heading = root.querySelector("h1");
+  document.title = document.title.replace(heading.textContent, root.dataset.qaPrintTitle);
+  heading.textContent = root.dataset.qaPrintTitle;
+}"""
 # Links in the PDF must lead to the published site, not to the local server that printed it: the
 # page's canonical address (from site_url) is the base; without one, links lose their address.
 _PUBLIC_LINKS = """() => {

@@ -404,3 +404,15 @@ FRESH_CONTEXTS = os.environ.get("QA_FRESH_CONTEXTS") == "1"
 a browser test fails only in a full run."""
 CONTEXTS = _ContextPool()
 """The browser profiles tests share (conftest.py closes them with the browser)."""
+
+
+def write_long_bank(banks: Path, questions: int = 100) -> str:
+    """A bank of `questions` long answers (about 2 KB of text each): its print edition needs 3 parts."""
+    seed = [line for line in (FIXTURE_BANKS / "ai-infra-3.txt").read_text(encoding="utf-8").splitlines()[1:] if line]
+    answer = [line for line in seed if not line.startswith("Q: ")][:12]
+    lines = ["长题库（打印分册测试）"]
+    for n in range(1, questions + 1):
+        lines.append(f"Q: 第{n}道长题：如何在第{n}种场景下估算训练时间与显存？")
+        lines += answer
+    (banks / "long.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "long"

@@ -99,14 +99,14 @@ def test_the_home_page_lists_a_few_banks_and_the_banks_index_all(tmp_path: Path)
 
 @pytest.mark.unit
 def test_the_pager_stays_the_same_size_however_many_pages() -> None:
-    from studysite.listings import _pager, _pages
+    from studysite.listings import _pages, pager
 
-    def pager(n: int, k: int) -> str:
-        return _pager(_pages("x.md", "x/", "x/", n * PAGE_SIZE), k, "en")
+    def nav(n: int, k: int) -> str:
+        return pager(_pages("x.md", "x/", "x/", n * PAGE_SIZE), k, "en")
 
     # ten times the pages: the same links (prev, first, two either side, last, next), one more digit each
-    assert pager(20, 10).count("<a ") == pager(200, 100).count("<a ") == 8
-    assert len(pager(200, 100)) - len(pager(20, 10)) < 80
+    assert nav(20, 10).count("<a ") == nav(200, 100).count("<a ") == 8
+    assert len(nav(200, 100)) - len(nav(20, 10)) < 80
 
 
 @pytest.mark.unit

@@ -12,6 +12,7 @@ import html
 import io
 import itertools
 import json
+import posixpath
 import re
 import sqlite3
 import zipfile
@@ -39,7 +40,7 @@ from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import Problems
 from studysite.glossary import load_glossary, tooltip
 from studysite.model import LeadIn, ListBlock, ListItem, Question, Site
-from tests.sitekit import SEED, copy_banks
+from tests.sitekit import SEED, copy_banks, write_long_bank
 
 SITE_URL = "https://example.org/ai-infra/"
 
@@ -639,3 +640,37 @@ def test_print_pages_are_left_out_of_search(seed_site: Path) -> None:
     text = (seed_site / "ai-infra-3" / "print" / "index.html").read_text(encoding="utf-8")
     assert 'data-pagefind-ignore="all"' in text
     assert 'class="qa-answer"' not in text  # that markup means "the one page of this question"
+
+
+@pytest.mark.unit
+def test_a_long_banks_print_edition_comes_in_bounded_parts_that_lose_nothing(tmp_path: Path) -> None:
+    from studysite import print_edition
+
+    banks = copy_banks(tmp_path / "banks")
+    bank_id = write_long_bank(banks)
+    site, _ = site_model(banks)
+    slugs = list(site.bank(bank_id).slugs)
+    parts = {lang: {p.path: p.text for p in print_edition.print_pages(site, lang)} for lang in ("zh", "en")}
+    assert parts["zh"].keys() == parts["en"].keys()  # every part has its counterpart in the other language
+    ours = sorted((p for p in parts["zh"] if p.startswith(f"{bank_id}/")), key=lambda p: (len(p), p))
+    assert ours[0] == f"{bank_id}/print.md" and len(ours) >= 3, ours
+    assert [p for p in parts["zh"] if p.startswith("ai-infra-3/")] == ["ai-infra-3/print.md"]  # 14 questions: one
+    for lang in ("zh", "en"):
+        seen = []
+        for k, path in enumerate(ours, start=1):
+            text = parts[lang][path]
+            assert len(text.encode()) <= 80_000, (lang, path, len(text.encode()))
+            assert f'data-qa-print-part="{k}/{len(ours)}"' in text
+            found = re.findall(r'<section class="qa-print__q" id="q-(\d+)" data-qa-slug="([^"]+)"', text)
+            seen += [slug for _, slug in found]
+            numbers = [int(n) for n, _ in found]
+            assert numbers == list(range(len(seen) - len(found) + 1, len(seen) + 1))  # the bank's numbering runs on
+            toc = re.findall(r'<li><a href="#q-(\d+)">', text)
+            assert [int(n) for n in toc] == numbers  # each part's contents list its own questions
+            pager = re.search(r'<nav class="qa-pages".*?</nav>', text)
+            assert pager, path
+            url = path.removesuffix(".md") + "/"
+            for href in re.findall(r'href="([^"]+)"', pager.group(0)):
+                target = posixpath.normpath(posixpath.join(url, href))
+                assert f"{target}.md" in parts[lang], (path, href)  # long/print/2/ is long/print/2.md
+        assert seen == slugs, lang  # every question once, in bank order

@@ -20,7 +20,7 @@ from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
 from studysite.glossary import tooltip
 from studysite.model import Site
-from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle, write_long_bank
 
 SHOTS = ARTIFACTS / "takeaway"
 PUBLIC = "https://octo.github.io/ai-infra/"
@@ -38,12 +38,15 @@ def model() -> Site:
 
 @pytest.fixture(scope="module")
 def repo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seed site as GitHub Pages publishes it: a public address, a repository, and `make pdf` run on it."""
+    """The seed site as GitHub Pages publishes it: a public address, a repository, and `make pdf` run
+    on it; with a bank whose print edition comes in parts (tests/test_takeaway.py write_long_bank)."""
     work = tmp_path_factory.mktemp("repo-site")
     old = os.environ.get("STUDYSITE_REPO_URL")
     os.environ["STUDYSITE_REPO_URL"] = REPO
     try:
-        site = build_site(copy_banks(work / "banks"), work, site_url=PUBLIC)
+        banks = copy_banks(work / "banks")
+        write_long_bank(banks)
+        site = build_site(banks, work, site_url=PUBLIC)
     finally:
         if old is None:
             del os.environ["STUDYSITE_REPO_URL"]
@@ -239,6 +242,26 @@ def test_pdf_holds_every_question_in_order_on_sensible_a4_pages(
     subprocess.run(["pdftoppm", "-r", "80", "-f", "2", "-l", "2", "-png", str(pdf), str(stem)], check=True)
     png = next(shots.glob(f"pdf-{lang}-page*.png"))
     assert png.stat().st_size > 20_000  # a page of text, not a blank one
+
+
+def test_a_long_banks_pdf_holds_every_part_in_order_as_one_edition(repo_site: Path) -> None:
+    problems = Problems()
+    site, _ = build_site_model(load_sources(repo_site.parent / "banks", problems))
+    slugs = site.bank("long").slugs
+    assert (repo_site / "long" / "print" / "3" / "index.html").is_file()  # printed from three parts or more
+    for lang in ("zh", "en"):
+        pdf = repo_site / downloads.bank_pdf("long", lang)
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert re.search(r"^Tagged:\s+yes", info, re.M)
+        text = _pdf_text(pdf)
+        pos = 0
+        for n, slug in enumerate(slugs, start=1):
+            question = re.sub(r"\s+", "", f"{n}.{site.entries[slug].text[lang].text}")
+            found = text.find(question, pos)
+            assert found >= 0, f"{n}. {slug} missing or out of order in the {lang} PDF"
+            pos = found + len(question)
+        for part_only in ("第 1 / ", "part 1 of", "本部分为", "This part holds"):
+            assert re.sub(r"\s+", "", part_only) not in text  # a part's own lines are not in the whole edition
 
 
 def test_pdf_links_appear_once_the_pdfs_exist(repo_site: Path) -> None:
