@@ -40,6 +40,13 @@ PAYLOADS = [
     "</title></textarea></script><script>alert(9)</script>",
     "a, image:javascript:alert(15), url:javascript:alert(16)",  # Pagefind's data-pagefind-meta syntax
 ]
+LITERAL = {
+    "zh": "实体原文：&amp; &lt;b&gt; 与 <i>斜</i> 和 a & b。",
+    "en": "Literal text: &amp; &lt;b&gt; and <i>it</i> and a & b.",
+}
+"""An answer that looks like entities and markup: search excerpts must show it exactly (issue 13.9)."""
+LITERAL_QUERY = {"zh": "实体原文", "en": "Literal"}
+LITERAL_TITLE = {"zh": "实体原文的题？", "en": "A question with literal text?"}
 WHOLE_LINES = ["---", "***", "```", "    <script>alert(10)</script>", "<!--", "title: x", "==="]
 """Lines that mean something on their own in Markdown or YAML; they go into one answer as paragraphs."""
 
@@ -89,6 +96,7 @@ def bank_lines(lang: str) -> list[str]:
         out.append(("1. 编号 " if zh else "1. Numbered ") + p)
     out.append("Q: " + ("整行的标记？" if zh else "Whole-line markup?"))
     out += WHOLE_LINES
+    out += ["Q: " + LITERAL_TITLE[lang], LITERAL[lang]]
     return out
 
 
@@ -212,6 +220,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     lock = (banks / "slugs.lock").read_text(encoding="utf-8")
     texts = {" ".join(zh_question(i, joined(g)).split()): i for i, g in enumerate(GROUPS)}
     texts["整行的标记？"] = len(GROUPS)
+    texts[LITERAL_TITLE["zh"]] = len(GROUPS) + 1
     slugs = {}  # question index -> slug, from the lock's texts
     for line in lock.splitlines():
         if line.startswith("hostile/"):
@@ -333,6 +342,38 @@ def test_search_results_show_hostile_titles_literally(hostile_site: dict, browse
     assert not failures, "\n".join(failures)
 
 
+def test_search_excerpts_show_entity_like_text_exactly(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13.9: `&amp; &lt;b&gt;` in an answer shows in the excerpt as exactly that (not `&amp; <b>`),
+    `<i>` as text, and the typed word is still marked."""
+    with serve(hostile_site["site"]) as base:  # type: ignore[arg-type]
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        try:
+            for lang, prefix in (("zh", ""), ("en", "en/")):
+                page.goto(base + prefix + "hostile/")
+                page.locator("input.md-search__input").click()
+                watch_search(page)
+                page.locator("input.md-search__input").fill(LITERAL_QUERY[lang])
+                page.locator("input.md-search__input").dispatch_event("keyup")
+                wait_for_search(page)
+                hits = page.evaluate(_EXCERPTS, LITERAL_QUERY[lang])
+                assert hits, lang
+                shown = LITERAL[lang].split(" a & b")[0].split(" 和")[0]  # the excerpt may stop before the end
+                assert shown in hits[0]["text"], hits[0]["text"]
+                assert LITERAL_QUERY[lang] in hits[0]["marks"]
+                assert (
+                    page.evaluate("document.querySelectorAll('.md-search-result b, .md-search-result i').length") == 0
+                )
+        finally:
+            page.close()
+
+
+# The excerpt text of each result whose excerpt holds the query, and what is marked in it.
+_EXCERPTS = """(query) => [...document.querySelectorAll(".md-search-result__item")]
+  .map((li) => ({text: li.querySelector("p") ? li.querySelector("p").textContent : li.textContent,
+                 marks: [...li.querySelectorAll("mark")].map((m) => m.textContent)}))
+  .filter((e) => e.text.includes(query))"""
+
+
 def test_mock_interview_shows_hostile_questions_and_answers_as_text(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
     """The mock interview builds its view in JavaScript from the pages: it must stay inert too."""
     failures: list[str] = []
@@ -343,9 +384,10 @@ def test_mock_interview_shows_hostile_questions_and_answers_as_text(hostile_site
         try:
             for prefix, make in (("", zh_question), ("en/", en_question)):
                 page.goto(base + prefix + "study/mock/")
+                page.locator("#qa-mock-count").fill(str(len(hostile_site["slugs"])))  # all of them, not 5
                 page.locator("#qa-mock .qa-button--primary").click()
                 shown = ""
-                for _ in range(len(GROUPS) + 1):
+                for _ in range(len(hostile_site["slugs"])):  # every question of the bank
                     page.locator("#qa-mock .qa-button--primary").click()  # show the answer
                     page.locator("#qa-mock .qa-answer").first.wait_for(timeout=10_000)
                     failures += [f"/{prefix}study/mock/: {p}" for p in page.evaluate(FIND_INJECTED)]

@@ -28,9 +28,6 @@ from tests.sitekit import (
     ROOT,
     SEED,
     VIEWPORTS,
-    build_site,
-    copy_banks,
-    serve,
     settle,
     wait_for_search,
     watch_search,
@@ -280,13 +277,6 @@ def test_result_text_is_shown_literally(seed_url: str, new_page: NewPage) -> Non
 
 # --- what the results show ---------------------------------------------------------------------------
 
-LITERAL = {
-    "zh": "实体原文：&amp; &lt;b&gt; 与 <i>斜</i> 和 a & b。",
-    "en": "Literal text: &amp; &lt;b&gt; and <i>it</i> and a & b.",
-}
-"""Answer text that looks like entities and markup, added to the first answer of each language."""
-LITERAL_QUERY = {"zh": "实体原文", "en": "Literal"}
-
 # Types a query as an IME commits it (value, then input and keyup), as _SEARCH_TIMED does.
 _TYPE = """(query) => {
   const input = document.querySelector(".md-search__input");
@@ -321,35 +311,6 @@ def _search(page: Any, query: str) -> list[dict[str, Any]]:
     page.evaluate(_TYPE, query)
     page.wait_for_function(_SETTLED, arg=query)
     return page.evaluate(_ENTRIES)  # type: ignore[no-any-return]
-
-
-@pytest.fixture(scope="module")
-def literal_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The seed with LITERAL at the end of the first answer in both languages, built and served."""
-    work = tmp_path_factory.mktemp("literal-site")
-    banks = copy_banks(work / "banks")
-    for name, lang in (("ai-infra-3.txt", "zh"), ("ai-infra-3.en.txt", "en")):
-        bank = banks / name
-        lines = bank.read_text(encoding="utf-8").split("\n")
-        first = next(i for i, line in enumerate(lines) if line.startswith("Q: "))
-        lines[first + 2] += (" " if lang == "en" else "") + LITERAL[lang]  # the answer's last line
-        bank.write_text("\n".join(lines), encoding="utf-8")
-    with serve(build_site(banks, work)) as url:
-        yield url
-
-
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_excerpts_show_the_text_exactly(literal_url: str, new_page: NewPage, lang: str) -> None:
-    """Issue 13.9: `&amp; &lt;b&gt;` in an answer shows as exactly that (not `&amp; <b>`), `<i>` as text,
-    and the typed word is still marked."""
-    page = new_page()
-    page.goto(literal_url + PREFIX[lang])
-    entries = _search(page, LITERAL_QUERY[lang])
-    hits = [e for e in entries if LITERAL_QUERY[lang] in e["text"]]
-    assert hits, entries
-    assert LITERAL[lang].split(" a & b")[0].split(" 和")[0] in hits[0]["text"], hits[0]["text"]
-    assert LITERAL_QUERY[lang] in hits[0]["marks"]
-    assert page.evaluate("() => document.querySelectorAll('.md-search-result b, .md-search-result i').length") == 0
 
 
 HIGHLIGHTS = [
