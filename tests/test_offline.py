@@ -385,6 +385,30 @@ def test_a_page_without_the_worker_searches_the_new_build(
     ctx.close()
 
 
+def test_screenshots_of_the_download_control(seed_site: Path, browser: object) -> None:
+    """For a person to look at: the control on the home page (sizes), on a bank page while it downloads
+    (progress, Cancel) and once stored (Remove, what it takes), in both languages and each look
+    (tests/artifacts/offline-control-*.png); it fits the window and axe finds nothing in it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    slow = next(r[0] for r in _manifest(seed_site)["files"] if r[3] == "search" and r[6])  # type: ignore[attr-defined]
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        ctx = browser.new_context()  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        with _Server(seed_site, delay={slow: 2.0}) as server:
+            page.goto(server.url + prefix)
+            page.locator(".qa-offline-control__row").first.wait_for()
+            _shoot_control(page, lang, "home")
+            page.goto(server.url + prefix + "ai-infra-3/")
+            page.locator(".qa-offline-control__row button").click()
+            page.locator(".qa-offline-control__bar").wait_for()
+            page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+            _shoot_control(page, lang, "downloading")
+            page.locator(".qa-offline-control__said").wait_for(timeout=WAIT_MS)
+            page.wait_for_function("() => !document.querySelector('.qa-offline-control__summary').hidden")
+            _shoot_control(page, lang, "stored")
+        ctx.close()
+
+
 def test_manifest_lists_every_file_with_its_hash(seed_site: Path) -> None:
     manifest = _manifest(seed_site)
     listed = {row[0]: row for row in manifest["files"]}
@@ -648,6 +672,28 @@ def _href_of(absolute: list[str], target: str, page: object) -> str:
         "() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.getAttribute('href'))"
     )  # type: ignore[attr-defined]
     return str(hrefs[absolute.index(target)])
+
+
+def _shoot_control(page: object, lang: str, state: str) -> None:
+    """Screenshots of the page at the offline control in each look; it fits, and axe finds nothing in it."""
+    for name, scheme in LOOKS:
+        width = VIEWPORTS[name]["width"]
+        page.set_viewport_size(VIEWPORTS[name])  # type: ignore[attr-defined]
+        page.emulate_media(color_scheme=scheme)  # type: ignore[attr-defined]
+        control = page.locator(".qa-offline-control")  # type: ignore[attr-defined]
+        control.scroll_into_view_if_needed()
+        # the scheme's colours fade in (Material's transitions): shot and checked once they are there
+        page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")  # type: ignore[attr-defined]
+        box = control.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (state, name, box)
+        assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", control.element_handle())  # type: ignore[attr-defined]
+        page.screenshot(path=str(ARTIFACTS / f"offline-control-{state}-{lang}-{name}-{scheme}.png"))  # type: ignore[attr-defined]
+        page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
+        found = page.evaluate(  # type: ignore[attr-defined]
+            "async () => (await axe.run({include: [['.qa-offline-control']]}, {resultTypes: ['violations']}))"
+            ".violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)])"
+        )
+        assert found == [], (state, name, scheme, found)
 
 
 def _site_file(row: list[object]) -> offline.SiteFile:

@@ -134,7 +134,7 @@
       row.bar = el("progress", "qa-offline-control__bar");
       row.bar.setAttribute("aria-label", row.label.textContent);
       row.bar.hidden = true;
-      row.button = el("button", "md-button qa-offline-control__button");
+      row.button = el("button", "qa-button qa-offline-control__button");
       row.button.type = "button";
       row.button.addEventListener("click", function () {
         act(row);
@@ -158,6 +158,7 @@
       row.state.textContent = "";
       row.bar.hidden = true;
       row.button.textContent = text.get.replace("{size}", size(sizes[row.scope] || 0));
+      row.button.classList.add("qa-button--primary");
     }
 
     function act(row) {
@@ -190,6 +191,7 @@
       row.bar.value = done;
       row.state.textContent = text.progress.replace("{done}", size(done)).replace("{total}", size(total));
       row.button.textContent = text.cancel;
+      row.button.classList.remove("qa-button--primary");
     }
 
     function show(status) {
@@ -203,6 +205,7 @@
           row.bar.hidden = true;
           row.state.textContent = text.stored.replace("{size}", size(s.bytes));
           row.button.textContent = text.remove;
+          row.button.classList.remove("qa-button--primary");
         } else idle(row);
       });
       summary.hidden = !status.files;
