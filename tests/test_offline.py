@@ -208,6 +208,36 @@ def test_a_failed_download_says_why_and_keeps_what_was_stored(seed_site: Path, b
     ctx.close()
 
 
+def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: object) -> None:
+    """A download the reader started requests no new file for a few seconds after each search (search.js
+    tells the worker), so the search's own requests are not queued behind it; then it goes on and ends."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.1}) as server:
+        page.goto(server.url + "en/")
+        page.goto(server.url + Q_OTHER)
+        _wait_until_controlled(page)
+        page.goto(server.url)
+        page.locator(".qa-offline-control__row button").first.click()  # the whole site: a long download
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        searched = time.monotonic()
+        assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__said').textContent.startsWith('下载完成')",
+            timeout=WAIT_MS,
+        )
+        log = list(server.log)
+    # the worker's downloads (not its own update checks, sw.js, nor the manifest)
+    by_worker = [
+        t for t, path, referer in log if referer.endswith("/sw.js") and path not in ("sw.js", offline.MANIFEST)
+    ]
+    # requests already past the check when the reader searched may still start in the first moment
+    paused = [round(t - searched, 2) for t in by_worker if searched + 0.5 < t < searched + 2.5]
+    assert paused == [], paused
+    assert [t for t in by_worker if t < searched] and [t for t in by_worker if t > searched + 2.5]
+    ctx.close()
+
+
 def test_a_new_deploy_updates_the_download_and_keeps_unchanged_visited_pages(
     seed_site: Path, second_build: tuple[Path, str], browser: object
 ) -> None:
@@ -595,9 +625,9 @@ class _Server:
     def __init__(self, directory: Path, delay: dict[str, float] | None = None) -> None:
         self.directory = directory
         self.delay = delay or {}
-        """Seconds to wait before answering, by site path."""
+        """Seconds to wait before answering, by site path; `*`: every request of the worker's."""
         self.log: list[tuple[float, str, str]] = []
-        """(monotonic time the answer starts, site path, Referer) of every request."""
+        """(monotonic time the request arrived, site path, Referer) of every request."""
         handler = functools.partial(_Handler, self)
         self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
@@ -622,8 +652,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0].lstrip("/")
-        time.sleep(self.site.delay.get(path, 0))
-        self.site.log.append((time.monotonic(), path, self.headers.get("Referer", "")))
+        referer = self.headers.get("Referer", "")
+        self.site.log.append((time.monotonic(), path, referer))
+        worker = referer.endswith("/sw.js")
+        time.sleep(self.site.delay.get(path, self.site.delay.get("*", 0) if worker else 0))
         super().do_GET()
 
     def log_message(self, format: str, *args: object) -> None:
