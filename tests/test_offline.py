@@ -717,7 +717,7 @@ def _shoot_control(page: object, lang: str, state: str) -> None:
         control = page.locator(".qa-offline-control")  # type: ignore[attr-defined]
         control.scroll_into_view_if_needed()
         # the scheme's colours fade in (Material's transitions): shot and checked once they are there
-        page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")  # type: ignore[attr-defined]
+        page.evaluate("() => Promise.allSettled(document.getAnimations().map((a) => a.finished))")  # type: ignore[attr-defined]
         box = control.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (state, name, box)
         assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", control.element_handle())  # type: ignore[attr-defined]
