@@ -208,6 +208,32 @@ def test_a_failed_download_says_why_and_keeps_what_was_stored(seed_site: Path, b
     ctx.close()
 
 
+def test_a_download_cut_off_by_the_network_says_so_and_keeps_what_was_stored(seed_site: Path, browser: object) -> None:
+    """The network goes away in the middle of a bank's download: the page says so in Chinese, offers the
+    download again, and the files already stored (the pages read before, and the download's first
+    files) stay."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.3}) as server:
+        page.goto(server.url + Q_FIRST)
+        page.goto(server.url + "ai-infra-3/")
+        _wait_until_controlled(page)
+        _poll(page, "async (u) => !!(await caches.match(u))", server.url + Q_FIRST)
+        before = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        page.locator(".qa-offline-control__row button").click()
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        ctx.set_offline(True)
+        said = page.locator(".qa-offline-control__said")
+        said.wait_for(state="visible", timeout=WAIT_MS)
+        assert said.inner_text() == "下载未完成：网络中断了。已经保存的内容仍然保留，联网后可以再试。"
+        after = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        assert before <= after and len(after) > len(before)
+        assert page.locator(".qa-offline-control__row button").inner_text().startswith("下载")
+    page.goto(server.url + Q_FIRST)
+    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    ctx.close()
+
+
 def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: object) -> None:
     """A download the reader started requests no new file for a few seconds after each search (search.js
     tells the worker), so the search's own requests are not queued behind it; then it goes on and ends."""
