@@ -234,6 +234,39 @@ def test_a_download_cut_off_by_the_network_says_so_and_keeps_what_was_stored(see
     ctx.close()
 
 
+def test_a_download_can_be_cancelled(seed_site: Path, browser: object) -> None:
+    """Cancel stops a download under way: the page says so, offers it again, and the files stored so far
+    stay (the scope is not marked as downloaded)."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.3}) as server:
+        page.goto(server.url + "en/")
+        page.goto(server.url + "en/ai-infra-3/")
+        _wait_until_controlled(page)
+        row = page.locator(".qa-offline-control__row")
+        row.locator("button").click()
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        assert row.locator("button").inner_text() == "Cancel"
+        row.locator("button").click()
+        said = page.locator(".qa-offline-control__said")
+        said.wait_for(state="visible", timeout=WAIT_MS)
+        assert said.inner_text() == "Cancelled. The files already downloaded are kept."
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__row button').textContent.startsWith('Download')"
+        )
+        stored = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+        chosen = page.evaluate(
+            "async (u) => (await (await caches.match(u)).json()).scopes", server.url + "__qa-offline/chosen.json"
+        )
+    scope = {
+        f.url
+        for f in offline.scope_files([_site_file(r) for r in _manifest(seed_site)["files"]], "bank:en:ai-infra-3")  # type: ignore[attr-defined]
+    }
+    assert chosen == []
+    assert scope & stored and not scope <= stored  # some of it, not all
+    ctx.close()
+
+
 def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: object) -> None:
     """A download the reader started requests no new file for a few seconds after each search (search.js
     tells the worker), so the search's own requests are not queued behind it; then it goes on and ends."""
