@@ -1,20 +1,21 @@
-/* Offline reading: keep one build of the site (pages, assets, search) in the browser and serve it from there.
+/* Offline reading on the reader's terms: keep what the reader opened, and what the reader asked for.
  *
  * studysite/offline.py writes the served copy at the site root (one worker for every language) with
  * VERSION, a hash of every file of the build, baked in: each deploy with a change gives new bytes here,
  * which is what makes the browser install the new worker. Everything it stores is checked against the
  * build's manifest (SHA-256 of every file), so a cache only ever holds the bytes of its own build, and
- * a page served from it only ever gets files of that build.
+ * a page served from it only ever gets files of that build. Nothing is downloaded in the background.
  *
- *   install   fetch offline-manifest.json (must be this VERSION), precache its "shell" (theme assets,
- *             search runtime), the search index of the reader's language and as many pages as
- *             PAGE_BUDGET allows (see choose()); unchanged files are copied from the
- *             previous version's cache instead of downloaded again. Any failure: nothing activates.
- *             Downloads pause while the reader searches (a message from search.js; see QUIET_MS).
+ *   install   fetch offline-manifest.json (must be this VERSION); from the previous version's cache,
+ *             copy every file this build did not change; the scopes the reader downloaded (CHOSEN)
+ *             are completed from the network (the reader chose them), nothing else is. Any failure:
+ *             nothing activates. Downloads pause while the reader searches (search.js; QUIET_MS).
  *   activate  delete every other version's cache, take control of open pages.
- *   fetch     cache first (the whole site of this build); a miss goes to the network and is kept if
- *             its bytes are this build's (pages visited beyond the budget); offline, a page that was
- *             never saved gets a short notice in its language.
+ *   fetch     cache first; a miss goes to the network and is kept if its bytes are this build's (what
+ *             the reader opens, unless Save-Data); offline, a page never saved gets a short notice.
+ *   message   from overrides/assets/qa/offline.js: "keep" (what pages loaded before this worker ran,
+ *             read from the HTTP cache only: never fetched again), "status", "download" a scope
+ *             (with progress), "cancel", "remove", "busy" (search.js).
  */
 "use strict";
 
@@ -23,27 +24,38 @@ const TEXT = __QA_OFFLINE_TEXT__;
 const PREFIX = "qa-offline-";
 const CACHE = PREFIX + VERSION;
 const MANIFEST = "offline-manifest.json";
-/* Pages (and other languages' search data) precached beyond the shell, in uncompressed bytes (about a
-   fifth of that over a gzip connection). Kept small because it downloads in the background after the
-   first visit, often on a phone: the seed and banks of a hundred or so questions fit whole; larger
-   sites keep the rest as they are visited (the zip on the home page is the complete offline copy). */
-const PAGE_BUDGET = 6 * 1024 * 1024;
-const PARALLEL = 6;
+const PARALLEL = 4;
 /* While the reader searches, the page says so (search.js posts {qa: "busy"} with each query) and
-   the background precache starts no new download until QUIET_MS after the last one: the search's
-   own requests then have the connection and the CPU to themselves. */
+   a download starts no new file until QUIET_MS after the last one: the search's own requests then
+   have the connection and the CPU to themselves. */
 const QUIET_MS = 3000;
 const ROOT = new URL("./", self.location.href).href;
+/* In each version's cache, beside the site's files: what the reader chose, and the Save-Data flag. */
+const CHOSEN = ROOT + "__qa-offline/chosen.json";
 
 let manifestOfCache = null;
 let busyUntil = 0;
+let running = null; // the download under way: {scope, done, total, abort}
 
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.qa === "busy") busyUntil = Date.now() + QUIET_MS;
+  const m = event.data || {};
+  if (m.qa === "busy") busyUntil = Date.now() + QUIET_MS;
+  else if (m.qa === "cancel" && running) running.abort.abort();
+  else event.waitUntil(answer(m, event.source).catch(() => {}));
 });
 
+async function answer(m, source) {
+  // Every page says whether Save-Data is on: from then on, what it browses is kept or not.
+  if (typeof m.saveData === "boolean" && (await chosen()).saveData !== m.saveData)
+    await choose({ saveData: m.saveData });
+  if (m.qa === "keep") await keepLoaded(m.urls || []);
+  else if (m.qa === "status") source.postMessage(await status(m.scopes || []));
+  else if (m.qa === "download") await download(m.scope, m.scopes || [m.scope]);
+  else if (m.qa === "remove") await remove(m.scope, m.scopes || [m.scope]);
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -69,7 +81,9 @@ async function respond(event, request, path) {
   if (hit) return hit;
   try {
     const response = await fetch(request);
-    if (response.ok) event.waitUntil(keepIfThisBuild(path, response.clone()).catch(() => {}));
+    if (response.ok && !(await chosen()).saveData) {
+      event.waitUntil(keepIfThisBuild(path, response.clone()).catch(() => {}));
+    }
     return response;
   } catch (error) {
     if (request.mode === "navigate") return (await neverExisted(path)) || notSaved(path);
@@ -77,13 +91,13 @@ async function respond(event, request, path) {
   }
 }
 
-/* Offline, an address this build never had gets the site's own "not found" page (cached with the
-   pages), not "not saved": saving it would not help. */
+/* Offline, an address this build never had gets the site's own "not found" page (when a download
+   stored it), else a short one in its language: not "not saved", as saving it would not help. */
 async function neverExisted(path) {
   const files = await manifest();
   if (!files.size || files.has(path) || files.has(path + "/")) return null;
   const page = await caches.match(ROOT + "404.html", { cacheName: CACHE });
-  if (!page) return null;
+  if (!page) return notice(path, "gone", 404);
   return new Response(await page.blob(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
@@ -107,77 +121,183 @@ async function manifest() {
   return manifestOfCache;
 }
 
-async function precache() {
+/* What the reader chose, as this version's cache holds it: {scopes: [...], saveData} (the pages say
+   whether Save-Data is on; the worker's own navigator.connection too, where it has one). */
+async function chosen(name = CACHE) {
+  const r = await caches.match(CHOSEN, { cacheName: name });
+  const c = r ? await r.json() : { scopes: [], saveData: false };
+  c.saveData = !!(c.saveData || (self.navigator.connection && self.navigator.connection.saveData));
+  return c;
+}
+
+let choosing = Promise.resolve();
+async function choose(change) {
+  // one change at a time: a download's end and a page's Save-Data flag must not overwrite each other
+  choosing = choosing.then(async () => {
+    const r = await caches.match(CHOSEN, { cacheName: CACHE });
+    const c = { ...(r ? await r.json() : { scopes: [], saveData: false }), ...change };
+    const cache = await caches.open(CACHE);
+    await cache.put(CHOSEN, stored(new TextEncoder().encode(JSON.stringify(c)), "application/json"));
+  });
+  return choosing;
+}
+
+/* A new version: the previous cache's files this build did not change are copied (visited pages and
+   downloads alike); the reader's chosen scopes are completed from the network; nothing else. */
+async function install() {
   const response = await fetch(ROOT + MANIFEST, { cache: "no-cache" });
   if (!response.ok) throw new Error(`offline: ${MANIFEST}: HTTP ${response.status}`);
   const text = await response.text();
   const wanted = JSON.parse(text);
   if (wanted.version !== VERSION) throw new Error(`offline: ${MANIFEST} is build ${wanted.version}, not ${VERSION}`);
   const files = entries(wanted);
-  const chosen = choose(files, await readerPlace(wanted.languages));
+  const byUrl = new Map(files.map((f) => [f.url, f]));
   const cache = await caches.open(CACHE);
   const sources = [CACHE, ...(await caches.keys()).filter((n) => n.startsWith(PREFIX) && n !== CACHE)];
-  // Pages kept on earlier visits stay if this build did not change them.
-  const byUrl = new Map(files.map((f) => [f.url, f]));
-  const precached = new Set(chosen);
-  const visited = new Set();
+  const scopes = new Set();
+  const kept = new Set();
+  let saveData = false;
   for (const name of sources.slice(1)) {
+    const before = await chosen(name);
+    saveData = saveData || before.saveData;
+    for (const s of before.scopes) scopes.add(s);
     for (const request of await (await caches.open(name)).keys()) {
       const f = byUrl.get(sitePath(request.url));
-      if (f && !precached.has(f)) visited.add(f);
+      if (f) kept.add(f);
     }
   }
+  const must = new Set(files.filter((f) => [...scopes].some((s) => inScope(f, s))));
   const sameBytes = new Map(); // hash -> Promise<[bytes, type]>: identical files (both languages' assets) load once
-  const store = async (f, mustHave) => {
-    if (!sameBytes.has(f.hash))
+  const store = async (f) => {
+    if (!sameBytes.has(f.hash)) {
       sameBytes.set(
         f.hash,
-        reuse(f, sources).then((got) => got || (mustHave ? download(f) : null)),
+        reuse(f, sources).then((got) => got || (must.has(f) ? fetchChecked(f) : null)),
       );
+    }
     const got = await sameBytes.get(f.hash);
     if (got) await cache.put(ROOT + f.url, stored(got[0], got[1]));
   };
-  await pool([...chosen.map((f) => () => store(f, true)), ...[...visited].map((f) => () => store(f, false))]);
+  await pool([...new Set([...must, ...kept])].map((f) => () => store(f)));
+  await choose({ scopes: [...scopes], saveData });
   // Written last: a cache with its manifest is complete.
   await cache.put(ROOT + MANIFEST, stored(new TextEncoder().encode(text), "application/json"));
 }
 
-/* Shell and the reader's search data always; then, while the budget lasts, the reader's language:
-   its top pages (home, banks, tags), the banks the reader has open, the rest; then other languages. */
-function choose(files, place) {
-  const chosen = files.filter((f) => f.kind === "shell" || (f.kind === "search" && f.lang === place.lang));
-  const root = place.root.length;
-  const mine = files.filter((f) => f.kind === "page" && f.lang === place.lang);
-  const top = (f) => f.url.slice(root).split("/").length <= 2;
-  const reading = (f) => place.sections.some((s) => f.url.startsWith(s));
-  const rest = [
-    ...mine.filter(top),
-    ...mine.filter((f) => !top(f) && reading(f)),
-    ...mine.filter((f) => !top(f) && !reading(f)),
-    ...files.filter((f) => f.lang && f.lang !== place.lang && (f.kind === "search" || f.kind === "page")),
-  ];
-  let budget = PAGE_BUDGET;
-  for (const f of rest) {
-    if (f.size > budget) break;
-    chosen.push(f);
-    budget -= f.size;
+/* Files pages loaded before this worker controlled them (a first visit): read from the browser's
+   HTTP cache only ("only-if-cached": never a new request), kept if they are this build's. */
+async function keepLoaded(urls) {
+  if ((await chosen()).saveData) return;
+  const files = await manifest();
+  const cache = await caches.open(CACHE);
+  for (const url of new Set(urls)) {
+    const path = sitePath(url);
+    const f = path === null ? null : files.get(path);
+    if (!f || (await cache.match(ROOT + path))) continue;
+    let r;
+    try {
+      r = await fetch(ROOT + path, { cache: "only-if-cached", mode: "same-origin" });
+    } catch {
+      continue; // not in the HTTP cache: it stays unsaved until the reader opens it again
+    }
+    if (r.ok) await keepIfThisBuild(path, r);
   }
-  return chosen;
 }
 
-/* Where the reader is while the worker installs: the language (its pages come first) and the
-   sections (banks) of the open pages. */
-async function readerPlace(languages) {
-  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const paths = windows.map((c) => sitePath(c.url)).filter((p) => p !== null);
-  const lang = languageOf(paths.length ? paths[0] : "", languages);
-  const sections = [];
-  for (const p of paths) {
-    const l = languageOf(p, languages);
-    const slash = p.indexOf("/", l.root.length);
-    if (l.lang === lang.lang && slash > l.root.length) sections.push(p.slice(0, slash + 1));
+/* Is a manifest entry part of a scope? studysite/offline.py scope_files is the same rule. */
+function inScope(f, scope) {
+  const [what, lang, bank] = scope.split(":");
+  if (f.kind === "visit") return false;
+  if (what === "site") return true;
+  if (f.lang !== "" && f.lang !== lang) return false;
+  if (what === "lang") return true;
+  if (f.kind === "page") return f.lang === lang && f.bank === bank;
+  return f.bank === "" || f.bank === bank;
+}
+
+/* What the control shows: for each scope, how much of it is stored; what the cache holds in all;
+   the download under way. */
+async function status(scopes) {
+  const files = await manifest();
+  const cache = await caches.open(CACHE);
+  const have = new Set((await cache.keys()).map((r) => sitePath(r.url)));
+  let n = 0;
+  let bytes = 0;
+  for (const p of have) {
+    const f = files.get(p);
+    if (f) {
+      n++;
+      bytes += f.size;
+    }
   }
-  return { lang: lang.lang, root: lang.root, sections };
+  const out = { qa: "status", files: n, bytes, scopes: {}, chosen: (await chosen()).scopes };
+  for (const s of scopes) {
+    const all = [...files.values()].filter((f) => inScope(f, s));
+    const got = all.filter((f) => have.has(f.url));
+    out.scopes[s] = { files: all.length, stored: got.length, bytes: got.reduce((a, f) => a + f.size, 0) };
+  }
+  out.running = running && { scope: running.scope, done: running.done, total: running.total };
+  return out;
+}
+
+/* The reader's download of a scope: every file not yet stored, with progress to every open page.
+   Failures (quota, network, a deploy under way) and Cancel keep what was stored. */
+async function download(scope, scopes) {
+  if (running) return;
+  const files = [...(await manifest()).values()].filter((f) => inScope(f, scope));
+  const cache = await caches.open(CACHE);
+  const missing = [];
+  for (const f of files) if (!(await cache.match(ROOT + f.url))) missing.push(f);
+  const job = { scope, done: 0, total: files.reduce((a, f) => a + f.gz, 0), abort: new AbortController() };
+  job.done = job.total - missing.reduce((a, f) => a + f.gz, 0);
+  running = job;
+  let outcome = "done";
+  try {
+    await tell({ qa: "progress", scope, done: job.done, total: job.total });
+    await pool(
+      missing.map((f) => async () => {
+        if (job.abort.signal.aborted) return;
+        const [bytes, type] = await fetchChecked(f, job.abort.signal);
+        await cache.put(ROOT + f.url, stored(bytes, type));
+        job.done += f.gz;
+        await tell({ qa: "progress", scope, done: job.done, total: job.total });
+      }),
+    );
+    if (job.abort.signal.aborted) outcome = "cancelled";
+    else {
+      const c = await chosen();
+      if (!c.scopes.includes(scope)) await choose({ scopes: [...c.scopes, scope] });
+    }
+  } catch (error) {
+    outcome = job.abort.signal.aborted
+      ? "cancelled"
+      : error && error.name === "QuotaExceededError"
+        ? "failed.quota"
+        : error instanceof TypeError
+          ? "failed.network"
+          : "failed.other";
+    job.abort.abort(); // the other downloads under way stop too
+  }
+  running = null;
+  await tell({ qa: "finished", scope, outcome });
+  await tell(await status(scopes));
+}
+
+/* Remove a scope: its files leave the cache, except those another chosen scope still holds. */
+async function remove(scope, scopes) {
+  const c = await chosen();
+  const others = c.scopes.filter((s) => s !== scope);
+  const cache = await caches.open(CACHE);
+  for (const f of (await manifest()).values()) {
+    if (inScope(f, scope) && !others.some((s) => inScope(f, s))) await cache.delete(ROOT + f.url);
+  }
+  await choose({ scopes: others });
+  await tell({ qa: "finished", scope, outcome: "removed" });
+  await tell(await status(scopes));
+}
+
+async function tell(message) {
+  for (const c of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) c.postMessage(message);
 }
 
 /* The language whose folder holds a path: the longest matching root. */
@@ -197,8 +317,8 @@ async function reuse(f, sources) {
   return null;
 }
 
-async function download(f) {
-  const r = await fetch(ROOT + f.url, { cache: "no-cache" });
+async function fetchChecked(f, signal) {
+  const r = await fetch(ROOT + f.url, { cache: "no-cache", signal });
   if (!r.ok) throw new Error(`offline: ${f.url}: HTTP ${r.status}`);
   const bytes = await r.arrayBuffer();
   if ((await sha(bytes)) !== f.hash) throw new Error(`offline: ${f.url} is not the file of build ${VERSION}`);
@@ -206,8 +326,13 @@ async function download(f) {
 }
 
 function notSaved(path) {
+  return notice(path, "missing", 503);
+}
+
+/* A page of its own for an address the worker cannot answer offline: TEXT's strings under `key`. */
+function notice(path, key, code) {
   const lang = languageOf(path, TEXT.languages);
-  const t = TEXT.strings[lang.lang];
+  const t = TEXT.strings[lang.lang][key];
   const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
   const html =
     `<!doctype html><html lang="${esc(lang.lang)}"><meta charset="utf-8">` +
@@ -223,7 +348,7 @@ function notSaved(path) {
     `<body style="font:1rem/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem">` +
     `<h1 style="font-size:1.4rem">${esc(t.title)}</h1><p>${esc(t.body)}</p>` +
     `<p><a href="${esc(ROOT + lang.root)}">${esc(t.home)}</a></p></body></html>`;
-  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  return new Response(html, { status: code, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 /* The path below the site root that a URL names ("" for the home page, "foo/" for foo/index.html). */
@@ -237,7 +362,7 @@ function sitePath(url) {
 }
 
 function entries(m) {
-  return m.files.map(([url, size, hash, kind, lang]) => ({ url, size, hash, kind, lang }));
+  return m.files.map(([url, size, hash, kind, lang, gz, bank]) => ({ url, size, hash, kind, lang, gz, bank }));
 }
 
 function stored(bytes, type) {

@@ -202,8 +202,15 @@ STRINGS.update(
     {
         "home.offline": {"zh": "离线阅读", "en": "Offline reading"},
         "home.offline.intro": {
-            "zh": "本站打开过一次后，这个浏览器断网也能继续阅读和搜索。",
-            "en": "After one visit, this site keeps working in this browser without a network, search included.",
+            "zh": "你打开过的页面会自动保存在这个浏览器里，断网也能重读（不会额外下载）。想离线阅读更多，"
+            "可以在这里下载整站或一种语言；每个题库的页面上也可以只下载那个题库。",
+            "en": "Pages you open are kept in this browser as you read, so you can reread them offline (nothing "
+            "extra is downloaded). To read more offline, download the whole site or one language here; each "
+            "bank's page offers that bank alone.",
+        },
+        "bank.offline.intro": {
+            "zh": "下载这个题库的全部页面和它的搜索数据，断网也能阅读和搜索。",
+            "en": "Download every page of this bank and its search data, to read and search it offline.",
         },
         "home.offline.zip": {"zh": "下载整站压缩包", "en": "Download the whole site as a zip"},
         "home.offline.zip.about": {
@@ -225,6 +232,54 @@ STRINGS.update(
             "while online to read it offline later.",
         },
         "offline.missing.home": {"zh": "返回首页", "en": "Back to the home page"},
+        "offline.gone.title": {"zh": "页面不存在", "en": "Page not found"},
+        "offline.gone.body": {
+            "zh": "这个网址在本站没有页面。",
+            "en": "This site has no page at this address.",
+        },
+        "offline.gone.home": {"zh": "返回首页", "en": "Back to the home page"},
+        # The download control (studysite/offline.py offline_control; overrides/assets/qa/offline.js)
+        "offline.label": {"zh": "离线下载", "en": "Offline downloads"},
+        "offline.scope.site": {"zh": "整站（中英双语）", "en": "The whole site (both languages)"},
+        "offline.scope.lang": {"zh": "中文版全部页面", "en": "Every page in English"},
+        "offline.scope.bank": {"zh": "这个题库", "en": "This bank"},
+        "offline.get": {"zh": "下载（{size}）", "en": "Download ({size})"},
+        "offline.cancel": {"zh": "取消", "en": "Cancel"},
+        "offline.remove": {"zh": "删除", "en": "Remove"},
+        "offline.progress": {"zh": "正在下载：{done} / {total}", "en": "Downloading: {done} of {total}"},
+        "offline.stored": {"zh": "已保存，占用 {size}", "en": "Stored, {size}"},
+        "offline.visited": {
+            "zh": "这个浏览器里一共保存了本站 {n} 个文件，占用 {size}。",
+            "en": "This browser holds {n} files of this site, {size} in all.",
+        },
+        "offline.savedata": {
+            "zh": "你开启了省流量模式：本站不会自动保存页面；下载会使用你的移动数据。",
+            "en": "Data Saver is on: nothing is saved automatically, and a download uses your data plan.",
+        },
+        "offline.failed.quota": {
+            "zh": "下载未完成：这台设备的存储空间不够。已经保存的内容仍然保留。",
+            "en": "The download stopped: there is not enough storage space on this device. What was already "
+            "saved is kept.",
+        },
+        "offline.failed.network": {
+            "zh": "下载未完成：网络中断了。已经保存的内容仍然保留，联网后可以再试。",
+            "en": "The download stopped: the network went away. What was already saved is kept; try again "
+            "when you are online.",
+        },
+        "offline.failed.other": {
+            "zh": "下载未完成：网站刚刚更新了。请重新加载页面后再试；已经保存的内容仍然保留。",
+            "en": "The download stopped: the site was just updated. Reload the page and try again; what was "
+            "already saved is kept.",
+        },
+        "offline.cancelled": {
+            "zh": "已取消。已经下载的文件仍然保留。",
+            "en": "Cancelled. The files already downloaded are kept.",
+        },
+        "offline.done": {
+            "zh": "下载完成：断网也能阅读和搜索。",
+            "en": "Downloaded: you can read and search it offline.",
+        },
+        "offline.removed": {"zh": "已删除。", "en": "Removed."},
     }
 )
 

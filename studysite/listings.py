@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from . import downloads
 from .i18n import t
 from .model import BankInfo, Entry, Lang, Site, Tag
+from .offline import offline_control
 
 PAGE_SIZE = 100
 """Questions on one page of a list; past it the list continues on page 2, 3, ..."""
@@ -72,6 +73,9 @@ def bank_pages(site: Site, bank: BankInfo, lang: Lang) -> Iterator[tuple[str, st
         if k == 1:
             tail = [f"## {_md(t('downloads.title', lang))} {{ #downloads }}", ""]
             tail += [downloads.bank_block(bank, lang, downloads.site_root(lang, 1), ""), ""]
+            tail += [f"## {_md(t('home.offline', lang))} {{ #offline }}", ""]
+            tail += [f'<p class="qa-offline-browser">{_esc(t("bank.offline.intro", lang))}</p>', ""]
+            tail += [offline_control(lang, [f"bank:{lang}:{bank.id}"]), ""]
         yield (
             page.path,
             _list_page(

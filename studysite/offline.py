@@ -11,37 +11,57 @@ build version from those hashes (no clock: the same site gives the same bytes), 
     answers the study scripts' requests from them); the home pages say that only search needs a local
     server, and the one command that starts it.
 
-Precache policy (the worker applies it; sizes for the seed site in the report of tests/test_offline.py):
-  shell   theme assets, Pagefind's runtime, anything else a page loads: always (identical files of the
-          two languages are fetched once);
-  search  Pagefind's index and fragments, per language: always for the reader's language;
-  page    HTML pages: the reader's language first, then the other language's search data and pages,
-          up to the worker's PAGE_BUDGET (6 MiB); the rest is kept as it is visited;
-  visit   never precached, kept if visited: source maps; Material's lunr search (worker, index,
+What the worker keeps (overrides/sw.js applies it; nothing is downloaded in the background):
+  - as the reader browses: each page and the files it loaded, read from the browser's HTTP cache or
+    from the page's own requests, never fetched again (a first visit costs nothing beyond the page;
+    overrides/assets/qa/offline.js registers the worker from the second page on);
+  - when the reader asks (the "Offline reading" control: the whole site and this language on the home
+    page, this bank on a bank page): every file of that scope, whose compressed size the control shows
+    before it starts (SCOPE_SIZE_SLOT, filled in here).
+
+Each file's group decides which scopes hold it:
+  shell   theme assets, Pagefind's runtime, anything else a page loads (its `lang`: the language whose
+          folder holds it, as each language's build has its own assets; `""` for Pagefind's runtime,
+          which both share; its `bank` when in a bank's folder, as each bank's nav.js);
+  search  Pagefind's index, meta and fragments of one language (a fragment's `bank`: the bank of the
+          page it indexes, so a bank's download searches its own questions);
+  page    HTML pages (`lang`, and `bank` below a bank's folder);
+  visit   in no download, kept if visited: source maps; Material's lunr search (worker, index,
           language packs), which Pagefind replaces (overrides/partials/search.html keeps Material's
           bundle from loading it); the sitemap; Material's tags export; Pagefind's prebuilt UI
           bundles that no page or site script names.
+A scope (scope_files): `site` every file but `visit`; `lang:L` Pagefind's runtime and L's shell,
+search and pages; `bank:L:B` Pagefind's runtime, L's shell outside other banks, L's search index
+with B's fragments, and B's pages. Compressed sizes (`gz`) are the zip's deflate sizes of the same bytes
+(the zip compresses every file anyway, so measuring them costs nothing more): what a reader pays over
+a gzip connection, to a few bytes (the zip's pages differ only in their links).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
 import hashlib
 import html
 import json
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-from .i18n import t
+from .i18n import STRINGS, t
 from .model import Lang
 
 ZIP_PATH = "downloads/ai-infra-site.zip"
 """The download, relative to the site root (the home page of each language links to it)."""
 ZIP_SIZE_SLOT = "<span data-qa-zip-size></span>"
 """Where the home pages show the zip's size; filled in once the zip is built."""
+SCOPE_SIZE_SLOT = 'data-qa-offline-sizes=""'
+"""In the offline control (render.offline_control): the compressed size of each scope it offers, filled
+in here as JSON ({"site": bytes, ...}) on the home pages and bank pages."""
 ZIP_FOLDER = "ai-infra-site"
 """The one folder the zip unpacks into."""
 MANIFEST = "offline-manifest.json"
@@ -83,9 +103,13 @@ class SiteFile:
     hash: str
     """First HASH_CHARS hex digits of its SHA-256: the worker checks every byte it stores against it."""
     kind: str
-    """Precache group: shell, search, page or visit."""
+    """Group: shell, search, page or visit (the module docstring)."""
     lang: str
-    """Language of a page or search file, else `""`."""
+    """Language of a page, search file or file in a language's folder, else `""`."""
+    gz: int
+    """Bytes over a gzip connection (the zip's deflate size of the same file)."""
+    bank: str
+    """The bank whose folder holds it (for a search fragment: the page it indexes), else `""`."""
 
 
 def finish_offline(site_dir: Path, config: Any) -> None:
@@ -103,11 +127,21 @@ def refresh_offline(site_dir: Path) -> str:
 def write_offline(site_dir: Path, languages: list[Language]) -> str:
     """Write manifest, service worker and zip for the site in `site_dir`; returns the build version."""
     _remove_previous(site_dir, languages)
-    # The zip first: its home pages drop the download link, so they do not depend on its size.
-    size = write_zip(site_dir, languages).stat().st_size
+    # The zip first: its home pages drop the download link and the offline control, so they do not
+    # depend on its size or the scopes' sizes; its deflate sizes are the manifest's compressed sizes.
+    out, packed = write_zip(site_dir, languages)
+    size = out.stat().st_size
     for lang in languages:
         _show_zip_size(site_dir / lang.root / "index.html", size)
-    files = site_files(site_dir, languages)
+    files = site_files(site_dir, languages, packed)
+    # The sizes the controls show include the controls' own pages: those count as they are without
+    # the sizes (SCOPE_SIZE_SLOT empty, a few bytes less), so filling them in changes no size.
+    shown = {p.relative_to(site_dir).as_posix() for p in _control_pages(site_dir, languages)}
+    files = [_remeasured(site_dir, f) if f.path in shown else f for f in files]
+    sizes = scope_sizes(files)
+    for path in shown:
+        _show_scope_sizes(site_dir / path, sizes)
+    files = [_remeasured(site_dir, f) if f.path in shown else f for f in files]
     sw_body = SW_SOURCE.read_text(encoding="utf-8").replace("__QA_OFFLINE_TEXT__", _worker_text(languages))
     version = build_version(files, sw_body)
     (site_dir / MANIFEST).write_text(manifest_json(files, languages, version), encoding="utf-8")
@@ -115,26 +149,41 @@ def write_offline(site_dir: Path, languages: list[Language]) -> str:
     return version
 
 
-def site_files(site_dir: Path, languages: list[Language]) -> list[SiteFile]:
-    """Every file a reader may request, in precache priority order (see the module docstring)."""
+def site_files(site_dir: Path, languages: list[Language], packed: dict[str, int] | None = None) -> list[SiteFile]:
+    """Every file a reader may request, in download order (shell, then each language's search data
+    and pages from the home page down). `packed`: compressed sizes by path (write_zip's)."""
     paths = sorted(
         p.relative_to(site_dir).as_posix()
         for p in site_dir.rglob("*")
         if p.is_file() and not _offline_output(p.relative_to(site_dir).as_posix())
     )
     search_langs = _pagefind_languages(site_dir, languages)
+    packed = packed or {}
     ui_named: set[str] = set()
     digests: dict[str, tuple[int, str]] = {}
+    fragment_pages: dict[str, str] = {}
     for path in paths:
         data = (site_dir / path).read_bytes()
         digests[path] = (len(data), hashlib.sha256(data).hexdigest()[:HASH_CHARS])
         if path.endswith(".html") or "/assets/qa/" in "/" + path:
             ui_named.update(name for name in _PAGEFIND_UI if name.encode() in data)
+        if path.startswith("pagefind/fragment/"):
+            fragment_pages[path] = _fragment_page(data)
+    banks = {lang.root: _banks(site_dir, lang) for lang in languages}
     files = []
     for path in paths:
         kind, lang = _group(path, languages, search_langs, ui_named)
         size, digest = digests[path]
-        files.append(SiteFile(path, _url(path), size, digest, kind, lang))
+        home = _language_of(fragment_pages.get(path, path), languages)
+        inside = fragment_pages.get(path, path)[len(home.root) :]
+        folder = inside.split("/", 1)[0] if "/" in inside else ""
+        bank = folder if folder in banks[home.root] and kind != "visit" else ""
+        if kind == "shell" and not path.startswith("pagefind/"):
+            lang = home.lang  # each language's build has its own theme assets; Pagefind's are shared
+        gz = packed.get(path)
+        if gz is None:  # not in the zip (404 pages, source maps): measured here, a few small files
+            gz = size if kind == "visit" else len(zlib.compress((site_dir / path).read_bytes(), 6))
+        files.append(SiteFile(path, _url(path), size, digest, kind, lang, gz, bank))
     rank: dict[str, int] = {lang.lang: i for i, lang in enumerate(languages)}
 
     def priority(f: SiteFile) -> tuple[int, int, int, int, str]:
@@ -144,6 +193,36 @@ def site_files(site_dir: Path, languages: list[Language]) -> list[SiteFile]:
         return (1, rank[f.lang], 0 if f.kind == "search" else 1, f.url.count("/"), f.url)
 
     return sorted(files, key=priority)
+
+
+def scope_files(files: list[SiteFile], scope: str) -> list[SiteFile]:
+    """The files a reader's download of `scope` stores (`site`, `lang:L`, `bank:L:B`; module docstring).
+    overrides/sw.js inScope() is the same rule: tests/test_offline.py checks the two agree."""
+    part = scope.split(":")
+    lang, bank = [*part, "", ""][1:3]
+
+    def wanted(f: SiteFile) -> bool:
+        if f.kind == "visit":
+            return False
+        if part[0] == "site":
+            return True
+        if f.lang not in ("", lang):
+            return False
+        if part[0] == "lang":
+            return True
+        if f.kind == "page":
+            return f.lang == lang and f.bank == bank
+        return f.bank in ("", bank)
+
+    return [f for f in files if wanted(f)]
+
+
+def scope_sizes(files: list[SiteFile]) -> dict[str, int]:
+    """The compressed bytes of every scope a control offers: the site, each language, each bank."""
+    scopes = ["site"]
+    scopes += sorted({f"lang:{f.lang}" for f in files if f.kind == "page"})
+    scopes += sorted({f"bank:{f.lang}:{f.bank}" for f in files if f.kind == "page" and f.bank})
+    return {scope: sum(f.gz for f in scope_files(files, scope)) for scope in scopes}
 
 
 def build_version(files: list[SiteFile], sw_body: str) -> str:
@@ -157,15 +236,22 @@ def build_version(files: list[SiteFile], sw_body: str) -> str:
 
 def manifest_json(files: list[SiteFile], languages: list[Language], version: str) -> str:
     head = json.dumps(
-        {"version": version, "languages": [{"lang": lang.lang, "root": lang.root} for lang in languages]},
+        {
+            "version": version,
+            "languages": [{"lang": lang.lang, "root": lang.root} for lang in languages],
+            "scopes": scope_sizes(files),
+        },
         ensure_ascii=False,
     )
-    rows = ",\n".join(json.dumps([f.url, f.size, f.hash, f.kind, f.lang], ensure_ascii=False) for f in files)
+    rows = ",\n".join(
+        json.dumps([f.url, f.size, f.hash, f.kind, f.lang, f.gz, f.bank], ensure_ascii=False) for f in files
+    )
     return head[:-1] + ',\n"files": [\n' + rows + "\n]}\n"
 
 
-def write_zip(site_dir: Path, languages: list[Language]) -> Path:
-    """The site for file://: sorted entries, fixed timestamps and modes, so the same site gives the same zip."""
+def write_zip(site_dir: Path, languages: list[Language]) -> tuple[Path, dict[str, int]]:
+    """The site for file://: sorted entries, fixed timestamps and modes, so the same site gives the same zip.
+    Returns the zip and the compressed size of each site file it holds, by path."""
     out = site_dir / ZIP_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
@@ -202,8 +288,9 @@ def write_zip(site_dir: Path, languages: list[Language]) -> Path:
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, raw, compresslevel=6)
+        packed = {info.filename[len(ZIP_FOLDER) + 1 :]: info.compress_size for info in zf.infolist()}
     tmp.replace(out)
-    return out
+    return out, packed
 
 
 def file_page(page: str, home: Language | None, depth: int = 0) -> str:
@@ -217,11 +304,24 @@ def file_page(page: str, home: Language | None, depth: int = 0) -> str:
     page = _OFFLINE_SCRIPT.sub("", page)
     page = _DOWNLOAD.sub("", page)
     page = _BROWSER_OFFLINE.sub("", page)
+    page = _CONTROL.sub("", page)
     data = "../" * depth + FILE_DATA
     page = _STUDY_CORE.sub(lambda m: f'<script src="{data}"></script>\n' + m.group(0), page, count=1)
     if home is not None:
         page = _FIRST_H1_END.sub(lambda m: m.group(0) + zip_notice(home), page, count=1)
     return page
+
+
+def offline_control(lang: Lang, scopes: list[str]) -> str:
+    """The "Offline reading" control for `scopes` (`site`, `lang:zh`, `bank:zh:ai-infra-3`): a placeholder
+    that overrides/assets/qa/offline.js fills in (hidden without a service worker). Its sizes are filled
+    in once the site is built (SCOPE_SIZE_SLOT); its strings are the page's language's."""
+    text = {key: STRINGS["offline." + key][lang] for key in _CONTROL_STRINGS}  # placeholders filled in the page
+    body = json.dumps(text, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return (
+        f'<div class="qa-offline-control" data-qa-offline-scopes="{html.escape(" ".join(scopes))}" '
+        f'{SCOPE_SIZE_SLOT} data-qa-offline-text="{html.escape(body)}" hidden></div>'
+    )
 
 
 def zip_notice(home: Language) -> str:
@@ -257,6 +357,49 @@ def _show_zip_size(home: Path, size: int) -> None:
     shown = _ZIP_SIZE.sub(f"<span data-qa-zip-size>{size / 2**20:.1f} MB</span>", page)
     if shown != page:
         home.write_text(shown, encoding="utf-8")
+
+
+def _control_pages(site_dir: Path, languages: list[Language]) -> list[Path]:
+    """The pages with an offline control: each language's home page and bank pages."""
+    pages = [site_dir / lang.root / "index.html" for lang in languages]
+    pages += [site_dir / lang.root / bank / "index.html" for lang in languages for bank in _banks(site_dir, lang)]
+    return [p for p in pages if p.exists()]
+
+
+def _show_scope_sizes(page: Path, sizes: dict[str, int]) -> None:
+    text = page.read_text(encoding="utf-8")
+    shown = _SCOPE_SIZES.sub(lambda m: _sizes_attr(m.group(1), sizes), text)
+    if shown != text:
+        page.write_text(shown, encoding="utf-8")
+
+
+def _remeasured(site_dir: Path, f: SiteFile) -> SiteFile:
+    """A page with an offline control: its bytes and hash, and its compressed size without the sizes
+    (the zip's copy leaves the control out, so its deflate size is no measure of this one)."""
+    data = (site_dir / f.path).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:HASH_CHARS]
+    bare = _SCOPE_SIZES.sub(lambda m: f'data-qa-offline-scopes="{m.group(1)}" {SCOPE_SIZE_SLOT}', data.decode("utf-8"))
+    return dataclasses.replace(f, size=len(data), hash=digest, gz=len(zlib.compress(bare.encode("utf-8"), 6)))
+
+
+def _sizes_attr(scopes: str, sizes: dict[str, int]) -> str:
+    value = json.dumps({s: sizes.get(s, 0) for s in html.unescape(scopes).split()}, separators=(",", ":"))
+    return f'data-qa-offline-scopes="{scopes}" data-qa-offline-sizes="{html.escape(value)}"'
+
+
+def _banks(site_dir: Path, lang: Language) -> set[str]:
+    """The banks of a language: the folders of its root with a nav.js (studysite/render.py nav_json)."""
+    return {p.parent.name for p in (site_dir / lang.root).glob("*/nav.js")}
+
+
+def _fragment_page(data: bytes) -> str:
+    """The site path of the page a Pagefind fragment indexes (its gzip'd JSON's `url`), or `""`."""
+    try:
+        text = gzip.decompress(data)
+        m = re.search(rb'"url":"([^"]*)"', text[:2000])
+    except (OSError, EOFError):
+        return ""
+    return unquote(m.group(1).decode("utf-8")).lstrip("/") if m else ""
 
 
 def _group(path: str, languages: list[Language], search_langs: dict[str, str], ui_named: set[str]) -> tuple[str, str]:
@@ -319,12 +462,11 @@ def _remove_previous(site_dir: Path, languages: list[Language]) -> None:
 
 
 def _worker_text(languages: list[Language]) -> str:
-    """The worker's only reader-visible strings (a page that was never saved, opened offline)."""
+    """The worker's only reader-visible strings (offline: a page never saved; an address never there)."""
     strings = {
         lang.lang: {
-            "title": t("offline.missing.title", lang.lang),
-            "body": t("offline.missing.body", lang.lang),
-            "home": t("offline.missing.home", lang.lang),
+            key: {part: t(f"offline.{key}.{part}", lang.lang) for part in ("title", "body", "home")}
+            for key in ("missing", "gone")
         }
         for lang in languages
     }
@@ -332,6 +474,26 @@ def _worker_text(languages: list[Language]) -> str:
     return json.dumps(text, ensure_ascii=False, sort_keys=True)
 
 
+_CONTROL_STRINGS = (
+    "scope.site",
+    "scope.lang",
+    "scope.bank",
+    "get",
+    "cancel",
+    "remove",
+    "progress",
+    "stored",
+    "visited",
+    "savedata",
+    "failed.quota",
+    "failed.network",
+    "failed.other",
+    "cancelled",
+    "done",
+    "removed",
+    "label",
+)
+"""The control's strings (i18n keys below `offline.`), all in the page's language."""
 _PAGEFIND_DATA = re.compile(r"(?:index/|fragment/|pagefind\.)([A-Za-z0-9-]+)_[0-9a-f]+\.pf_(?:index|fragment|meta)$")
 _PAGEFIND_UI = frozenset(
     f"pagefind-{part}"
@@ -363,3 +525,6 @@ _STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/[a-z]+\.min\.js"[^>]*></s
 _ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
 """A question page's answer: one `<div>` with none inside (render.answer_html), as verify.py reads it."""
 _ZIP_SIZE = re.compile(r"<span data-qa-zip-size>[^<]*</span>")
+_SCOPE_SIZES = re.compile(r'data-qa-offline-scopes="([^"]*)" data-qa-offline-sizes="[^"]*"')
+_CONTROL = re.compile(r'<div class="qa-offline-control".*?</div>\n?', re.DOTALL)
+"""The offline control (render.offline_control: no <div> inside): the zip's copy has no worker."""

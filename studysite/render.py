@@ -23,7 +23,7 @@ from .i18n import t
 from .links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from .model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from .notes import note_html
-from .offline import ZIP_PATH, ZIP_SIZE_SLOT
+from .offline import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 
 DESCRIPTION_CHARS = 150
 REPORT_FORM = "report-error.yml"
@@ -685,6 +685,8 @@ def _home_offline(lang: Lang) -> list[str]:
         "",
         # class qa-offline-browser: the zip's copy leaves out this promise of the browser's own copy
         f'<p class="qa-offline-browser">{escape(t("home.offline.intro", lang))}</p>',
+        "",
+        offline_control(lang, ["site", f"lang:{lang}"]),
         "",
         # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
         f'<p class="qa-download">{zip_link}{about}</p>',

@@ -4,6 +4,7 @@ old copy whole, and the downloadable zip reads from file:// with working links."
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import html
 import http.server
@@ -14,6 +15,7 @@ import shutil
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -34,116 +36,322 @@ WAIT_MS = 30_000
 # --- the service worker -------------------------------------------------------------------------------
 
 
-def test_site_works_offline_after_one_visit(seed_site: Path, browser: object) -> None:
+def test_a_first_visit_costs_nothing_and_browsed_pages_read_offline(seed_site: Path, browser: object) -> None:
+    """A first visit requests nothing beyond the page (no worker yet); the second page registers the
+    worker, whose only requests are sw.js and the manifest; it keeps both pages from the HTTP cache,
+    exactly what they loaded. Offline, both read; a page never opened gets the notice, in its language."""
     ctx = browser.new_context()  # type: ignore[attr-defined]
     page = ctx.new_page()
     with _Server(seed_site) as server:
-        page.goto(server.url)
         page.goto(server.url + Q_FIRST)
+        page.wait_for_function("() => !!localStorage.getItem('qa-offline:pending')")
+        first = list(server.log)
+        assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => !r)")
+        assert {p for _, p, _ in first}.isdisjoint({"sw.js", offline.MANIFEST}), first
+        loaded = {p for _, p, _ in first}
+
+        page.goto(server.url + "en/" + Q_OTHER)
         _wait_until_controlled(page)
-        assert _cache_names(page) == [_cache_name(seed_site)]
-    # The server is gone and the browser is offline: nothing can come from the network.
+        html_paths = [Q_FIRST, "en/" + Q_OTHER]
+        _poll(
+            page,
+            "async (us) => (await Promise.all(us.map((u) => caches.match(u)))).every(Boolean)",
+            [server.url + p for p in html_paths],
+        )
+        _poll(page, "async () => !localStorage.getItem('qa-offline:pending')", None)
+        log = list(server.log)
+        keys = page.evaluate(
+            "async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)", _cache_name(seed_site)
+        )
+    by_worker = {p for _, p, referer in log if referer.endswith("/sw.js")}
+    assert by_worker == {offline.MANIFEST}, by_worker
+    assert [p for _, p, _ in log].count("sw.js") == 1
+    loaded |= {p for _, p, referer in log if not referer.endswith("/sw.js") and p != "sw.js"}
+    stored = {server.path(u) for u in keys} - {offline.MANIFEST, "__qa-offline/chosen.json"}
+    stored_files = {_file_of(p) for p in stored}
+    assert stored_files <= {_file_of(p) for p in loaded}, stored_files - {_file_of(p) for p in loaded}
+    assert {Q_FIRST, "en/" + Q_OTHER} <= stored
+    assert any(p.endswith(".css") for p in stored) and any(p.endswith("nav.js") for p in stored)
+
     ctx.set_offline(True)
-
-    page.goto(server.url + Q_OTHER)
-    assert page.inner_text("article h1") == _h1(seed_site / Q_OTHER)
-    page.goto(server.url + "en/" + Q_OTHER)
-    assert page.inner_text("article h1") == _h1(seed_site / "en" / Q_OTHER)
-    page.goto(server.url + "ai-infra-3/")
-    page.click(f'article a[href="{Q_SEARCHED.split("/")[1]}/"]')
-    page.wait_for_load_state()
-    assert page.url == server.url + Q_SEARCHED
-
-    # Search, offline, in each language, as a reader does: "/", type, click the result.
-    for prefix in ("", "en/"):
-        page.goto(server.url + prefix + Q_OTHER)
-        page.keyboard.press("/")
-        page.keyboard.type(SEARCH_TERM)
-        page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
-        results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.href)")
-        target = server.url + prefix + Q_SEARCHED
-        assert target in results, results
-        with page.expect_navigation():
-            page.click(f'.md-search-result__link[href="{_href_of(results, target, page)}"]')
-        assert page.url == target
-        assert page.inner_text("article h1") == _h1(seed_site / prefix / Q_SEARCHED)
-
-    # An address this build never had: the site's own "not found" page in the address's language
-    # (not the browser's error page, and not "not saved": tests/test_reader.py has that one).
-    response = page.goto(server.url + "en/no-such-page/")
-    assert response is not None and response.status == 404
-    assert "Page not found" in page.inner_text("body")
-    page.goto(server.url + "no-such-page/")
-    assert "页面不存在" in page.inner_text("body")
+    for path in html_paths:
+        page.goto(server.url + path)
+        assert page.inner_text("article h1") == _h1(seed_site / path)
+    response = page.goto(server.url + Q_SEARCHED)
+    assert response is not None and response.status == 503
+    assert "还没有离线保存" in page.inner_text("body")
+    page.goto(server.url + "en/" + Q_SEARCHED)
+    assert "not saved for offline reading" in page.inner_text("body")
     ctx.close()
 
 
-def test_precache_waits_while_the_reader_searches(seed_site: Path, browser: object) -> None:
-    """The worker's background downloads start no new file within a few seconds of a search (search.js
-    tells it), so a first visit's searches are not queued behind the precache."""
-
-    def first_visit(search: bool) -> tuple[float, float, float]:
-        """(manifest served, last search action, first precache download), in this process's clock."""
-        ctx = browser.new_context()  # type: ignore[attr-defined]
-        page = ctx.new_page()
-        with _Server(seed_site, delay={offline.MANIFEST: 1.5}) as server:
-            page.goto(server.url + Q_FIRST)
-            _poll(page, "() => navigator.serviceWorker.getRegistration().then((r) => !!(r && r.installing))", None)
-            searched = 0.0
-            if search:
-                page.keyboard.press("/")
-                page.keyboard.type(SEARCH_TERM)
-                page.wait_for_function("() => document.querySelectorAll('.md-search-result__link').length > 0")
-                searched = time.monotonic()
-            _wait_until_controlled(page)
-            log = list(server.log)
-        ctx.close()
-        manifest = next(t for t, path, _ in log if path == offline.MANIFEST)
-        downloads = [t for t, path, referer in log if referer.endswith("/sw.js") and path != offline.MANIFEST]
-        assert downloads, "the worker downloaded nothing"
-        return manifest, searched, min(downloads)
-
-    manifest, _, first = first_visit(search=False)
-    assert first - manifest < 1.0, "without a search the precache starts as soon as the manifest is in"
-    manifest, searched, first = first_visit(search=True)
-    assert first - searched > 2.0, f"a download started {first - searched:.2f} s after the reader searched"
-
-
-def test_a_new_build_replaces_the_old_cache(seed_site: Path, browser: object, tmp_path: Path) -> None:
-    banks = copy_banks(tmp_path / "banks")
-    bank = banks / "ai-infra-3.txt"
-    new_line = "离线副本测试：这一句只在第二次构建里。"
-    text = bank.read_text(encoding="utf-8")
-    answer = re.search(r"^Q: .*\n(.*)\n", text, re.MULTILINE)  # the first answer's first line
-    assert answer is not None
-    bank.write_text(text[: answer.end(1)] + new_line + text[answer.end(1) :], encoding="utf-8")
-    second = build_site(banks, tmp_path / "second")
-    changed = _page_with(second, new_line)
-    v1, v2 = _version(seed_site), _version(second)
-    assert v1 != v2
-
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Path, browser: object, lang: str) -> None:
+    """zh: a bank from its page; en: the whole language from the home page. The control shows the
+    download's compressed size, then its progress, then what it stores; offline every page of it opens
+    and search finds a question; Remove frees it again."""
+    prefix = "" if lang == "zh" else "en/"
+    where, scope = (prefix + "ai-infra-3/", f"bank:{lang}:ai-infra-3") if lang == "zh" else (prefix, f"lang:{lang}")
+    manifest = _manifest(seed_site)
+    files = offline.scope_files([_site_file(row) for row in manifest["files"]], scope)  # type: ignore[attr-defined]
+    size = manifest["scopes"][scope]  # type: ignore[index]
+    assert size == sum(f.gz for f in files)
     ctx = browser.new_context()  # type: ignore[attr-defined]
     page = ctx.new_page()
     with _Server(seed_site) as server:
-        page.goto(server.url)
-        page.goto(server.url + changed)
-        _wait_until_controlled(page)
-        assert _cache_names(page) == ["qa-offline-" + v1]
-        assert new_line not in page.inner_text("article")
+        page.goto(server.url + where)
+        row = page.locator(".qa-offline-control__row").last
+        button = row.locator("button")
+        assert button.inner_text() == ("下载（" if lang == "zh" else "Download (") + _size(size) + (
+            "）" if lang == "zh" else ")"
+        )
+        button.click()
+        expect_text = "已保存" if lang == "zh" else "Stored"
+        page.wait_for_function(
+            "(t) => document.querySelector('.qa-offline-control__row:last-child .qa-offline-control__state')"
+            ".textContent.startsWith(t)",
+            arg=expect_text,
+            timeout=WAIT_MS,
+        )
+        assert page.inner_text(".qa-offline-control__said") == (
+            "下载完成：断网也能阅读和搜索。" if lang == "zh" else "Downloaded: you can read and search it offline."
+        )
+        assert button.inner_text() == ("删除" if lang == "zh" else "Remove")
+        downloaded = {p for _, p, referer in server.log if referer.endswith("/sw.js")} - {offline.MANIFEST}
+        keys = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+        # the worker's rule (sw.js inScope) is studysite/offline.py's: it downloaded only files of the
+        # scope, and the cache now holds every one
+        urls = {f.url for f in files}
+        assert downloaded <= urls, downloaded - urls
+        assert urls <= keys, urls - keys
 
-        server.directory = second  # the deploy: same address, new files
+        ctx.set_offline(True)
+        for f in files:
+            if f.kind == "page" and not f.url.endswith("404.html"):
+                response = page.goto(server.url + f.url)
+                assert response is not None and response.ok, f.url
+                assert page.locator("article").count() == 1, f.url
+        page.goto(server.url + prefix + Q_OTHER)
+        assert server.url + prefix + Q_SEARCHED in _search(page, SEARCH_TERM)
+
+        ctx.set_offline(False)
+        page.goto(server.url + where)
+        button = page.locator(".qa-offline-control__row").last.locator("button")
+        page.wait_for_function(
+            "(t) => document.querySelector('.qa-offline-control__row:last-child button').textContent === t",
+            arg="删除" if lang == "zh" else "Remove",
+        )
+        button.click()
+        page.wait_for_function(
+            "(t) => document.querySelector('.qa-offline-control__said').textContent === t",
+            arg="已删除。" if lang == "zh" else "Removed.",
+        )
+        left = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+        assert not {f.url for f in files if f.kind == "page"} & left, left
+        assert button.inner_text().startswith("下载" if lang == "zh" else "Download")
+    ctx.close()
+
+
+def test_save_data_keeps_nothing_unless_the_reader_downloads(seed_site: Path, browser: object) -> None:
+    """With Save-Data on, browsing registers no worker and stores nothing; the control says a download
+    uses data, and the reader can still download (and what is browsed afterwards is not kept)."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    ctx.add_init_script(_SAVE_DATA)
+    page = ctx.new_page()
+    with _Server(seed_site) as server:
+        for path in (Q_FIRST, Q_OTHER, "ai-infra-3/"):
+            page.goto(server.url + path)
+        note = page.locator(".qa-offline-control__note")
+        assert note.is_visible() and "省流量" in note.inner_text()
+        assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => !r)")
+        assert page.evaluate("caches.keys()") == []
+        assert {p for _, p, _ in server.log}.isdisjoint({"sw.js", offline.MANIFEST})
+        page.locator(".qa-offline-control__row button").click()
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__said').textContent.startsWith('下载完成')",
+            timeout=WAIT_MS,
+        )
+        page.goto(server.url + "tags/")
+        page.goto(server.url + "en/" + Q_OTHER)
+        keys = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+    assert "ai-infra-3/" in keys and Q_FIRST in keys
+    assert "tags/" not in keys and "en/" + Q_OTHER not in keys
+    ctx.close()
+
+
+def test_a_failed_download_says_why_and_keeps_what_was_stored(seed_site: Path, browser: object) -> None:
+    """The storage quota runs out in the middle of the whole site's download: the page says so, in
+    its language, and the pages kept before (and the files stored before the failure) stay."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site) as server:
+        page.goto(server.url + Q_FIRST)
+        page.goto(server.url + "en/")
+        _wait_until_controlled(page)
+        _poll(page, "async (u) => !!(await caches.match(u))", server.url + Q_FIRST)
+        before = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        used = page.evaluate("navigator.storage.estimate().then((e) => e.usage)")
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": server.url.rstrip("/"), "quotaSize": used + 300_000})
+        page.locator(".qa-offline-control__row").first.locator("button").click()
+        said = page.locator(".qa-offline-control__said")
+        said.wait_for(state="visible", timeout=WAIT_MS)
+        assert said.inner_text() == (
+            "The download stopped: there is not enough storage space on this device. What was already saved is kept."
+        )
+        after = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        assert before <= after and len(after) > len(before)
+        assert page.locator(".qa-offline-control__row").first.locator("button").inner_text().startswith("Download")
+    ctx.set_offline(True)
+    page.goto(server.url + Q_FIRST)
+    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    ctx.close()
+
+
+def test_a_download_cut_off_by_the_network_says_so_and_keeps_what_was_stored(seed_site: Path, browser: object) -> None:
+    """The network goes away in the middle of a bank's download: the page says so in Chinese, offers the
+    download again, and the files already stored (the pages read before, and the download's first
+    files) stay."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.3}) as server:
+        page.goto(server.url + Q_FIRST)
+        page.goto(server.url + "ai-infra-3/")
+        _wait_until_controlled(page)
+        _poll(page, "async (u) => !!(await caches.match(u))", server.url + Q_FIRST)
+        before = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        page.locator(".qa-offline-control__row button").click()
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        ctx.set_offline(True)
+        said = page.locator(".qa-offline-control__said")
+        said.wait_for(state="visible", timeout=WAIT_MS)
+        assert said.inner_text() == "下载未完成：网络中断了。已经保存的内容仍然保留，联网后可以再试。"
+        after = set(page.evaluate(_CACHE_KEYS, _cache_name(seed_site)))
+        assert before <= after and len(after) > len(before)
+        assert page.locator(".qa-offline-control__row button").inner_text().startswith("下载")
+    page.goto(server.url + Q_FIRST)
+    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    ctx.close()
+
+
+def test_a_download_can_be_cancelled(seed_site: Path, browser: object) -> None:
+    """Cancel stops a download under way: the page says so, offers it again, and the files stored so far
+    stay (the scope is not marked as downloaded)."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.3}) as server:
+        page.goto(server.url + "en/")
+        page.goto(server.url + "en/ai-infra-3/")
+        _wait_until_controlled(page)
+        row = page.locator(".qa-offline-control__row")
+        row.locator("button").click()
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        assert row.locator("button").inner_text() == "Cancel"
+        row.locator("button").click()
+        said = page.locator(".qa-offline-control__said")
+        said.wait_for(state="visible", timeout=WAIT_MS)
+        assert said.inner_text() == "Cancelled. The files already downloaded are kept."
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__row button').textContent.startsWith('Download')"
+        )
+        stored = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+        chosen = page.evaluate(
+            "async (u) => (await (await caches.match(u)).json()).scopes", server.url + "__qa-offline/chosen.json"
+        )
+    scope = {
+        f.url
+        for f in offline.scope_files([_site_file(r) for r in _manifest(seed_site)["files"]], "bank:en:ai-infra-3")  # type: ignore[attr-defined]
+    }
+    assert chosen == []
+    assert scope & stored and not scope <= stored  # some of it, not all
+    ctx.close()
+
+
+def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: object) -> None:
+    """A download the reader started requests no new file for a few seconds after each search (search.js
+    tells the worker), so the search's own requests are not queued behind it; then it goes on and ends."""
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site, delay={"*": 0.1}) as server:
+        page.goto(server.url + "en/")
+        page.goto(server.url + Q_OTHER)
+        _wait_until_controlled(page)
+        page.goto(server.url)
+        page.locator(".qa-offline-control__row button").first.click()  # the whole site: a long download
+        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        searched = time.monotonic()
+        assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__said').textContent.startsWith('下载完成')",
+            timeout=WAIT_MS,
+        )
+        log = list(server.log)
+    # the worker's downloads (not its own update checks, sw.js, nor the manifest)
+    by_worker = [
+        t for t, path, referer in log if referer.endswith("/sw.js") and path not in ("sw.js", offline.MANIFEST)
+    ]
+    # requests already past the check when the reader searched may still start in the first moment
+    paused = [round(t - searched, 2) for t in by_worker if searched + 0.5 < t < searched + 2.5]
+    assert paused == [], paused
+    assert [t for t in by_worker if t < searched] and [t for t in by_worker if t > searched + 2.5]
+    ctx.close()
+
+
+def test_a_new_deploy_updates_the_download_and_keeps_unchanged_visited_pages(
+    seed_site: Path, second_build: tuple[Path, str], browser: object
+) -> None:
+    """The reader read two English pages and downloaded the Chinese bank; after a deploy that changed
+    one question (and the home pages), the new worker holds the new bank (the changed page downloaded
+    again) and the visited page the deploy did not change; the visited page it changed is neither
+    kept nor downloaded again."""
+    second, changed = second_build
+    v2 = _version(second)
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    with _Server(seed_site) as server:
+        page.goto(server.url + "en/")  # the deploy changes it (its control's sizes)
+        page.goto(server.url + "en/" + Q_OTHER)  # the deploy leaves it as it is
+        _wait_until_controlled(page)
+        _poll(page, "async (u) => !!(await caches.match(u))", server.url + "en/" + Q_OTHER)
+        page.goto(server.url + "ai-infra-3/")
+        page.locator(".qa-offline-control__row button").click()
+        page.wait_for_function(
+            "() => document.querySelector('.qa-offline-control__said').textContent.startsWith('下载完成')",
+            timeout=WAIT_MS,
+        )
+        old = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
+        page.goto(server.url + changed)
+        assert NEW_LINE not in page.inner_text("article")
+
+        server.directory = second  # the deploy
+        mark = len(server.log)
         page.reload()
         _poll(
             page, "async (want) => JSON.stringify(await caches.keys()) === JSON.stringify([want])", "qa-offline-" + v2
         )
-        # Every byte in the new cache is the second build's, file for file.
+        fetched = {p for _, p, referer in server.log[mark:] if referer.endswith("/sw.js")} - {offline.MANIFEST}
         stored = page.evaluate(_CACHE_DIGESTS, "qa-offline-" + v2)
-        assert stored, "empty cache"
-        for url, digest in stored.items():
+    new_files = {row[0]: row for row in _manifest(second)["files"]}  # type: ignore[attr-defined]
+    old_files = {row[0]: row for row in _manifest(seed_site)["files"]}  # type: ignore[attr-defined]
+    bank = {f.url for f in offline.scope_files([_site_file(r) for r in new_files.values()], "bank:zh:ai-infra-3")}
+    # every byte in the new cache is the second build's
+    for url, digest in stored.items():
+        if server.path(url) in new_files:
             assert digest == _sha(second / _file_of(server.path(url))), url
+    kept = {server.path(u) for u in stored}
+    assert bank <= kept, bank - kept
+    assert changed in fetched
+    assert fetched <= {u for u in bank if old_files.get(u, [None, None, None])[2] != new_files[u][2]}, fetched
+    visited_same = {u for u in old - bank if u in new_files and old_files[u][2] == new_files[u][2]}
+    assert "en/" + Q_OTHER in visited_same and visited_same <= kept
+    visited_changed = {u for u in old - bank if u in new_files and old_files[u][2] != new_files[u][2]}
+    assert "en/" in visited_changed
+    assert not visited_changed & (kept | fetched)  # neither kept nor downloaded again: the reader did not choose it
     ctx.set_offline(True)
     page.goto(server.url + changed)
-    assert new_line in page.inner_text("article")
+    assert NEW_LINE in page.inner_text("article")
+    page.goto(server.url + "en/" + Q_OTHER)
+    assert page.inner_text("article h1") == _h1(second / "en" / Q_OTHER)
     ctx.close()
 
 
@@ -175,6 +383,7 @@ def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple
     ctx = browser.new_context()  # type: ignore[attr-defined]
     reader = ctx.new_page()
     with _Server(seed_site) as server:
+        reader.goto(server.url)  # the second page registers the worker
         reader.goto(server.url + changed)
         _wait_until_controlled(reader)
         english = ctx.new_page()
@@ -219,6 +428,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
     with _Server(seed_site) as server:
         first = ctx.new_page()
         first.goto(server.url)
+        first.goto(server.url + "en/")  # the second page registers the worker
         _wait_until_controlled(first)
         for lang, prefix in (("zh", ""), ("en", "en/")):
             for name, scheme in LOOKS:
@@ -266,33 +476,28 @@ def test_a_page_without_the_worker_searches_the_new_build(
     ctx.close()
 
 
-def test_pages_beyond_the_budget_are_kept_once_visited(seed_site: Path, browser: object, tmp_path: Path) -> None:
-    """A big site precaches shell, search and the pages that fit; the others are saved as they are read."""
-    site = tmp_path / "site"
-    shutil.copytree(seed_site, site)
-    sw = site / "sw.js"
-    budget = sum(f[1] for f in _manifest(site)["files"] if f[3] == "page" and f[4] == "zh" and f[0].count("/") < 2)
-    sw.write_text(
-        re.sub(r"const PAGE_BUDGET = [^;]+;", f"const PAGE_BUDGET = {budget};", sw.read_text(encoding="utf-8")),
-        encoding="utf-8",
-    )
-    ctx = browser.new_context()  # type: ignore[attr-defined]
-    page = ctx.new_page()
-    with _Server(site) as server:
-        page.goto(server.url)
-        _wait_until_controlled(page)
-        page.goto(server.url + Q_FIRST)  # read online: beyond the budget, kept now
-        _poll(page, "async (u) => !!(await caches.match(u))", server.url + Q_FIRST)
-        names = page.evaluate("async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)", _cache_name(site))
-    assert server.url + "ai-infra-3/" in names  # bank page: within the budget
-    assert server.url + Q_OTHER not in names  # question never read: beyond it
-    assert not [u for u in names if u.endswith(".map")]
-    ctx.set_offline(True)
-    page.goto(server.url + Q_FIRST)
-    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
-    page.goto(server.url + Q_OTHER)
-    assert "还没有离线保存" in page.inner_text("body")
-    ctx.close()
+def test_screenshots_of_the_download_control(seed_site: Path, browser: object) -> None:
+    """For a person to look at: the control on the home page (sizes), on a bank page while it downloads
+    (progress, Cancel) and once stored (Remove, what it takes), in both languages and each look
+    (tests/artifacts/offline-control-*.png); it fits the window and axe finds nothing in it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    slow = next(r[0] for r in _manifest(seed_site)["files"] if r[3] == "search" and r[6])  # type: ignore[attr-defined]
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        ctx = browser.new_context()  # type: ignore[attr-defined]
+        page = ctx.new_page()
+        with _Server(seed_site, delay={slow: 2.0}) as server:
+            page.goto(server.url + prefix)
+            page.locator(".qa-offline-control__row").first.wait_for()
+            _shoot_control(page, lang, "home")
+            page.goto(server.url + prefix + "ai-infra-3/")
+            page.locator(".qa-offline-control__row button").click()
+            page.locator(".qa-offline-control__bar").wait_for()
+            page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+            _shoot_control(page, lang, "downloading")
+            page.locator(".qa-offline-control__said").wait_for(timeout=WAIT_MS)
+            page.wait_for_function("() => !document.querySelector('.qa-offline-control__summary').hidden")
+            _shoot_control(page, lang, "stored")
+        ctx.close()
 
 
 def test_manifest_lists_every_file_with_its_hash(seed_site: Path) -> None:
@@ -306,13 +511,19 @@ def test_manifest_lists_every_file_with_its_hash(seed_site: Path) -> None:
     assert len(listed) == len(manifest["files"]) == len(on_disk)
     for path in on_disk:
         url = re.sub(r"(^|/)index\.html$", r"\1", path)
-        _, size, digest, kind, lang = listed[url]
+        _, size, digest, kind, lang, gz, bank = listed[url]
         data = (seed_site / path).read_bytes()
         assert (size, digest) == (len(data), hashlib.sha256(data).hexdigest()[:16]), path
         if path.endswith(".html"):
             assert (kind, lang) == ("page", "en" if path.startswith("en/") else "zh"), path
         if path.endswith(".map"):
             assert kind == "visit", path
+        if kind != "visit":  # what a reader pays over gzip, to a few bytes (the zip's deflate size)
+            assert abs(gz - len(zlib.compress(data, 6))) <= max(64, len(data) // 50), path
+        indexed = path  # a search fragment belongs to the bank of the page it indexes
+        if path.startswith("pagefind/fragment/"):
+            indexed = json.loads(gzip.decompress(data)[len(b"pagefind_dcd") :])["url"].lstrip("/")
+        assert bank == ("ai-infra-3" if re.match(r"(en/)?ai-infra-3/", indexed) and kind != "visit" else ""), path
     assert not (seed_site / "en" / "sw.js").exists()
     # Every themed page registers the one worker at the site root (404 pages: from the server root).
     themed = [p for p in seed_site.rglob("*.html") if 'id="__config"' in p.read_text(encoding="utf-8")]
@@ -473,9 +684,9 @@ class _Server:
     def __init__(self, directory: Path, delay: dict[str, float] | None = None) -> None:
         self.directory = directory
         self.delay = delay or {}
-        """Seconds to wait before answering, by site path."""
+        """Seconds to wait before answering, by site path; `*`: every request of the worker's."""
         self.log: list[tuple[float, str, str]] = []
-        """(monotonic time the answer starts, site path, Referer) of every request."""
+        """(monotonic time the request arrived, site path, Referer) of every request."""
         handler = functools.partial(_Handler, self)
         self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
@@ -500,8 +711,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0].lstrip("/")
-        time.sleep(self.site.delay.get(path, 0))
-        self.site.log.append((time.monotonic(), path, self.headers.get("Referer", "")))
+        referer = self.headers.get("Referer", "")
+        self.site.log.append((time.monotonic(), path, referer))
+        worker = referer.endswith("/sw.js")
+        time.sleep(self.site.delay.get(path, self.site.delay.get("*", 0) if worker else 0))
         super().do_GET()
 
     def log_message(self, format: str, *args: object) -> None:
@@ -554,6 +767,42 @@ def _href_of(absolute: list[str], target: str, page: object) -> str:
     return str(hrefs[absolute.index(target)])
 
 
+def _shoot_control(page: object, lang: str, state: str) -> None:
+    """Screenshots of the page at the offline control in each look; it fits, and axe finds nothing in it."""
+    for name, scheme in LOOKS:
+        width = VIEWPORTS[name]["width"]
+        page.set_viewport_size(VIEWPORTS[name])  # type: ignore[attr-defined]
+        page.emulate_media(color_scheme=scheme)  # type: ignore[attr-defined]
+        control = page.locator(".qa-offline-control")  # type: ignore[attr-defined]
+        control.scroll_into_view_if_needed()
+        # the scheme's colours fade in (Material's transitions): shot and checked once they are there
+        page.evaluate("() => Promise.allSettled(document.getAnimations().map((a) => a.finished))")  # type: ignore[attr-defined]
+        box = control.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (state, name, box)
+        assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", control.element_handle())  # type: ignore[attr-defined]
+        page.screenshot(path=str(ARTIFACTS / f"offline-control-{state}-{lang}-{name}-{scheme}.png"))  # type: ignore[attr-defined]
+        page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
+        found = page.evaluate(  # type: ignore[attr-defined]
+            "async () => (await axe.run({include: [['.qa-offline-control']]}, {resultTypes: ['violations']}))"
+            ".violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)])"
+        )
+        assert found == [], (state, name, scheme, found)
+
+
+def _site_file(row: list[object]) -> offline.SiteFile:
+    """A manifest row as studysite/offline.py's SiteFile (the path: its URL)."""
+    url, size, digest, kind, lang, gz, bank = row
+    return offline.SiteFile(str(url), str(url), int(size), str(digest), str(kind), str(lang), int(gz), str(bank))  # type: ignore[call-overload]
+
+
+def _size(n: int) -> str:
+    """A size as offline.js shows it."""
+    return f"{max(1, round(n / 1024))} KB" if n < 1024 * 1024 else f"{n / 1048576:.1f} MB"
+
+
+_SAVE_DATA = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})});"
+"""The reader turned Data Saver on (Chromium's emulation has no switch for navigator.connection.saveData)."""
+_CACHE_KEYS = "async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)"
 _CACHE_DIGESTS = """async (name) => {
     const cache = await caches.open(name);
     const out = {};

@@ -1,8 +1,8 @@
 """Search as a reader uses it: Pagefind in Material's search box, per language, fast, silent until used.
 
 The queries live in tests/search_queries.yml. Pages are loaded with service workers blocked: the
-offline worker (overrides/sw.js) precaches the site by design; these tests are about what the pages
-and the search box fetch.
+offline worker (overrides/sw.js) keeps what pages load and downloads what the reader asks for; these
+tests are about what the pages and the search box fetch.
 """
 
 from __future__ import annotations

@@ -124,8 +124,8 @@
     return n === 1 ? t.one : t.other.replace("#", String(n));
   }
 
-  // The offline worker's background precache (overrides/sw.js) starts no download for a few seconds
-  // after this: the search's own requests are not queued behind it. Said at most once a second.
+  // A download the reader asked the offline worker for (overrides/sw.js) starts no new file for a few
+  // seconds after this: the search's own requests are not queued behind it. Said at most once a second.
   var told = 0;
   function quietWorker() {
     var sw = navigator.serviceWorker;
