@@ -378,7 +378,7 @@ def kib(field):
 def run(size):
     tmp = Path(tempfile.mkdtemp())
     (tmp / "banks").mkdir()
-    shutil.copy(Path(sys.argv[1]) / "banks" / "taxonomy.yml", tmp / "banks")
+    shutil.copy(Path(sys.argv[1]) / "tests" / "fixtures" / "banks" / "taxonomy.yml", tmp / "banks")  # the fixture copy
     (tmp / "banks" / "big.txt").write_text(big_bank(size), encoding="utf-8")
     problems = Problems()
     sources = load_sources(tmp / "banks", problems)
