@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import http.server
+import io
 import json
 import subprocess
 import threading
@@ -46,9 +48,12 @@ def actionlint(*paths: Path) -> list[dict[str, object]]:
 
 class _PagesHandler(http.server.SimpleHTTPRequestHandler):
     """What GitHub Pages does for a project site: the site lives under /REPO/, a folder without its
-    trailing slash redirects, and every missing address gets the site's root 404.html with status 404."""
+    trailing slash redirects, and every missing address gets the site's root 404.html with status 404.
+    With `compress`, text files go out gzip-compressed (level 6) to a client that accepts it, with
+    `Cache-Control: max-age=600`, as GitHub Pages sends them: what Lighthouse should measure."""
 
     prefix = PAGES_PREFIX
+    compress = False
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -75,6 +80,8 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
             local = local / "index.html"
         if not local.is_file():
             return self._not_found()
+        if self.compress and local.suffix in _COMPRESSED and "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            return self._gzipped(local)
         return super().send_head()
 
     def translate_path(self, path: str) -> str:
@@ -88,6 +95,17 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return None
 
+    def _gzipped(self, local: Path):  # type: ignore[no-untyped-def]
+        body = _gzip_bytes(local, local.stat().st_mtime_ns)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(local)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Cache-Control", "max-age=600")
+        self.end_headers()
+        return io.BytesIO(body)
+
     def _not_found(self):  # type: ignore[no-untyped-def]
         body = (Path(self.directory) / "404.html").read_bytes()
         self.send_response(404)
@@ -100,9 +118,11 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_pages(directory: Path) -> Iterator[str]:
-    """Serve a built site the way GitHub Pages serves a project site; yields http://127.0.0.1:PORT/ai-infra/."""
-    handler = functools.partial(_PagesHandler, directory=str(directory))
+def serve_pages(directory: Path, *, compress: bool = False) -> Iterator[str]:
+    """Serve a built site the way GitHub Pages serves a project site; yields http://127.0.0.1:PORT/ai-infra/.
+    `compress`: gzip as GitHub Pages does (for measuring load speed; the other checks read plain bytes)."""
+    handler_class = type("_Handler", (_PagesHandler,), {"compress": compress})
+    handler = functools.partial(handler_class, directory=str(directory))
     server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -141,3 +161,12 @@ def open_search(page: object, query: str | None = None, timeout: float = 15.0) -
     wait_for_search(page, timeout * 1000)
     settle(page)
     return page.evaluate(_SEARCH_RESULTS) or []  # type: ignore[attr-defined,no-any-return]
+
+
+_COMPRESSED = frozenset({".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map", ".webmanifest"})
+"""The text types GitHub Pages compresses (images, fonts and Pagefind's own .pf_* files are sent as they are)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _gzip_bytes(path: Path, mtime_ns: int) -> bytes:
+    return gzip.compress(path.read_bytes(), 6)  # mtime_ns: a file rewritten in place is compressed again

@@ -1,9 +1,13 @@
-"""Lighthouse (mobile settings, Debian's chromium): accessibility, best practices and SEO all score 100.
+"""Lighthouse (mobile settings, Debian's chromium): accessibility, best practices and SEO all score
+100, and performance at least 90.
 
-Home, a question page and the glossary in each language: six runs, two at a time (a run costs as
+Home, a question page and the glossary in each language: six runs, one at a time (a run costs as
 much as a dozen browser tests; the study pages, review and stats, are checked by axe in
-tests/test_review.py and tests/test_stats.py instead). Performance is left out here:
-it moves with the machine's load, so the benchmark (`make bench`) measures and prints it instead.
+tests/test_review.py and tests/test_stats.py instead), served as GitHub Pages serves the site
+(gzip, under /REPO/: tests/qualitykit.serve_pages). Performance moves with the machine's load, and
+load only ever makes a page slower: a page under PERFORMANCE gets up to RETRIES more runs, and its
+best run counts. The benchmark (`make bench`)
+measures the 97 target: median of 3, home, bank, question and tags pages, one run at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.qualitykit import LIGHTHOUSE
+from tests.qualitykit import LIGHTHOUSE, serve_pages
 from tests.sitekit import ARTIFACTS, CHROMIUM
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
@@ -28,7 +32,12 @@ RUNS = {
     "en-glossary": "en/glossary/",
 }
 CATEGORIES = ["accessibility", "best-practices", "seo"]
-AT_ONCE = 2  # the machine has 2 cores
+PERFORMANCE = 90
+"""Lighthouse mobile performance score (0-100) every page must reach (issue 18)."""
+AT_ONCE = 1
+"""Runs at a time: two at once on the machine's two cores cost each other 5-10 points of performance."""
+RETRIES = 2
+"""More runs, one at a time, for a page under PERFORMANCE; its best run counts."""
 
 
 def _lighthouse(url: str, out: Path) -> subprocess.Popen[str]:
@@ -37,8 +46,9 @@ def _lighthouse(url: str, out: Path) -> subprocess.Popen[str]:
             str(LIGHTHOUSE),
             url,
             "--quiet",
-            f"--only-categories={','.join(CATEGORIES)}",
+            f"--only-categories={','.join(['performance', *CATEGORIES])}",
             "--form-factor=mobile",
+            "--disable-full-page-screenshot",
             "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
             "--output=json",
             f"--output-path={out}",
@@ -51,19 +61,36 @@ def _lighthouse(url: str, out: Path) -> subprocess.Popen[str]:
 
 
 @pytest.fixture(scope="module")
-def reports(seed_url: str) -> dict[str, dict]:
+def reports(seed_site: Path) -> dict[str, dict]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     done: dict[str, dict] = {}
     names = list(RUNS)
-    for start in range(0, len(names), AT_ONCE):
-        running = {}
-        for name in names[start : start + AT_ONCE]:
-            running[name] = _lighthouse(seed_url + RUNS[name], ARTIFACTS / f"lighthouse-{name}.json")
-        for name, proc in running.items():
-            output, _ = proc.communicate(timeout=240)
-            assert proc.returncode == 0, f"lighthouse {name} failed:\n{output[-3000:]}"
-            done[name] = json.loads((ARTIFACTS / f"lighthouse-{name}.json").read_text(encoding="utf-8"))
+    with serve_pages(seed_site, compress=True) as base:
+        for start in range(0, len(names), AT_ONCE):
+            running = {}
+            for name in names[start : start + AT_ONCE]:
+                running[name] = _lighthouse(base + RUNS[name], ARTIFACTS / f"lighthouse-{name}.json")
+            for name, proc in running.items():
+                done[name] = _report(name, proc)
+        for name in names:
+            for again in range(1, RETRIES + 1):
+                if _performance(done[name]) >= PERFORMANCE:
+                    break
+                retry = f"{name}-again{again}"
+                report = _report(retry, _lighthouse(base + RUNS[name], ARTIFACTS / f"lighthouse-{retry}.json"))
+                if _performance(report) > _performance(done[name]):
+                    done[name] = report
     return done
+
+
+def _report(name: str, proc: subprocess.Popen[str]) -> dict:
+    output, _ = proc.communicate(timeout=240)
+    assert proc.returncode == 0, f"lighthouse {name} failed:\n{output[-3000:]}"
+    return json.loads((ARTIFACTS / f"lighthouse-{name}.json").read_text(encoding="utf-8"))
+
+
+def _performance(report: dict) -> float:
+    return round((report["categories"]["performance"]["score"] or 0) * 100)
 
 
 def _failing(report: dict, category: str) -> list[str]:
@@ -84,3 +111,22 @@ def test_lighthouse_scores_100(reports: dict[str, dict], name: str, category: st
     assert report["finalDisplayedUrl"].endswith(RUNS[name])
     score = report["categories"][category]["score"]
     assert score == 1, f"{name} {category}: {score}\n" + "\n".join(_failing(report, category))
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_lighthouse_performance_at_least_90(reports: dict[str, dict], name: str) -> None:
+    report = reports[name]
+    audits = report["audits"]
+    metrics = {
+        key: round(audits[key]["numericValue"], 3)
+        for key in (
+            "first-contentful-paint",
+            "largest-contentful-paint",
+            "total-blocking-time",
+            "cumulative-layout-shift",
+            "speed-index",
+        )
+    }
+    assert _performance(report) >= PERFORMANCE, (
+        f"{name} performance {_performance(report)}: {metrics}, load {os.getloadavg()}"
+    )

@@ -369,6 +369,24 @@
   }
 
   var pages = { bank: bankPage, tags: tagsPage, home: homePage };
+  // Before the first paint (overrides/main.html holds it until this script has run): each panel's
+  // frame and a place for every row's meter, empty and as tall as they will be (study.css, under
+  // PENDING), so that nothing on the page moves when the data arrives; what it leaves unfilled goes.
+  var PENDING = "qa-progress-pending";
+  document.documentElement.classList.add(PENDING);
+  Array.prototype.forEach.call(panels, function (panel) {
+    if (pages[panel.getAttribute("data-qa-progress")]) panel.classList.add("qa-panel");
+  });
+  Array.prototype.forEach.call(article.querySelectorAll("li"), function (li) {
+    if (li.querySelector(":scope > a[href]") && li.querySelector(":scope > .qa-count"))
+      place(li, "qa-meter-slot", el("span", { class: "qa-meter qa-meter--pending", "aria-hidden": "true" }));
+  });
+  function settled() {
+    Array.prototype.forEach.call(article.querySelectorAll(".qa-meter--pending"), function (node) {
+      node.remove();
+    });
+    document.documentElement.classList.remove(PENDING);
+  }
   Promise.all([S.data(), store.ready()]).then(
     function (all) {
       var d = all[0];
@@ -376,17 +394,16 @@
       if (today) todayBlock(today, d);
       Array.prototype.forEach.call(panels, function (panel) {
         var kind = panel.getAttribute("data-qa-progress");
-        if (pages[kind]) {
-          panel.classList.add("qa-panel");
-          pages[kind](panel, d);
-        }
+        if (pages[kind]) pages[kind](panel, d);
       });
+      settled();
     },
     function () {
       // No question data or scheduler (a copy opened from file:// cannot fetch the data): leave the panels out.
       Array.prototype.forEach.call(panels, function (panel) {
         panel.hidden = true;
       });
+      settled();
     },
   );
 })();
