@@ -81,7 +81,7 @@ def warn_unused(glossary: tuple[GlossaryTerm, ...], banks: Iterable[Bank], path:
     for bank in banks:
         finder = term_finder(glossary, bank.lang)
         for q in bank.questions:
-            used.update(term.id for _, _, term in finder.finditer(question_text(q)))
+            used.update(finder.term_ids(question_text(q)))
     for term in glossary:
         if term.id not in used:
             problems.warn(
@@ -98,8 +98,7 @@ def term_uses(glossary: tuple[GlossaryTerm, ...], entries: Iterable[Entry], lang
     finders = {text: term_finder(glossary, text) for text in LANGS}  # looked up once: the key hashes every term
     for entry in entries:
         finder = finders[text_lang(entry, lang)]
-        found = {term.id for _, _, term in finder.finditer(question_text(entry.text[lang]))}
-        for term_id in found:
+        for term_id in finder.term_ids(question_text(entry.text[lang])):
             uses[term_id].append(entry.slug)
     return {term_id: tuple(slugs) for term_id, slugs in uses.items()}
 
@@ -145,6 +144,7 @@ class TermFinder:
         # all (hundreds of alternations) cost more than a small site's whole generation.
         self._spellings: dict[str, list[str]] = {}
         self._compiled: dict[str, re.Pattern[str]] = {}
+        self._ids: dict[str, frozenset[str]] = {}
         start_of = {f: (f[0], _has_lower(f)) for f in spellings}
         starts = set(start_of.values())
         word_starts = []  # characters all of whose spellings must begin a word
@@ -174,6 +174,14 @@ class TermFinder:
                 continue
             yield start, found.end(), self.by_form[found.group(0).casefold()]
             pos = found.end()
+
+    def term_ids(self, text: str) -> frozenset[str]:
+        """The ids of the terms `text` uses. Remembered per text: the check for unused terms and both
+        languages' glossary pages ask about the same question texts (three searches of 5,000 answers)."""
+        found = self._ids.get(text)
+        if found is None:
+            found = self._ids[text] = frozenset(term.id for _, _, term in self.finditer(text))
+        return found
 
     def _pattern(self, char: str) -> re.Pattern[str] | None:
         pattern = self._compiled.get(char)

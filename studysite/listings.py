@@ -265,8 +265,20 @@ def _question_url(entry: Entry) -> str:
 
 def _href(here: str, there: str) -> str:
     """A link from the page at URL `here` to the page at `there` (both relative to the language root)."""
-    rel = posixpath.relpath(there.rstrip("/") or ".", here.rstrip("/") or ".")
-    return "./" if rel == "." else rel + "/"
+    to = [p for p in there.split("/") if p]
+    at = [p for p in here.split("/") if p]
+    if "." in to or ".." in to or "." in at or ".." in at:  # not a plain URL path: the general rule
+        rel = posixpath.relpath(there.rstrip("/") or ".", here.rstrip("/") or ".")
+        return "./" if rel == "." else rel + "/"
+    # posixpath.relpath's answer for plain paths, without its abspath (a getcwd per call): it was a
+    # fifth of the generator's time at 5,000 questions (114,000 links; measured by cProfile in gen18).
+    same = 0
+    for a, b in zip(to, at, strict=False):
+        if a != b:
+            break
+        same += 1
+    parts = [".."] * (len(at) - same) + to[same:]
+    return "/".join(parts) + "/" if parts else "./"
 
 
 def _count(n: int, lang: Lang) -> str:

@@ -4,12 +4,15 @@ and the built-site check catches a list that lost a question."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studysite.build import generate
 from studysite.listings import PAGE_SIZE, PREVIEW
@@ -167,3 +170,20 @@ def test_the_site_check_catches_a_list_that_lost_a_question(seed_site: Path, tmp
     assert len(problems) == 2, problems
     assert "tags/communication/index.html" in problems[0] and "expected in order" in problems[0]
     assert f"en/{site.banks[0].id}/index.html" in problems[1]
+
+
+_SEGMENT = st.sampled_from(["a", "b", "tags", "x-1", "2", "glossary"])
+
+
+@pytest.mark.unit
+@given(st.lists(_SEGMENT, max_size=4), st.lists(_SEGMENT, max_size=4), st.booleans(), st.booleans())
+def test_links_between_pages_are_what_posixpath_relpath_gives(
+    here: list[str], there: list[str], slash_here: bool, slash_there: bool
+) -> None:
+    """listings._href computes relpath's answer without its getcwd per call (a fifth of the generator's time)."""
+    from studysite.listings import _href
+
+    a = "/".join(here) + ("/" if slash_here and here else "")
+    b = "/".join(there) + ("/" if slash_there and there else "")
+    rel = posixpath.relpath(b.rstrip("/") or ".", a.rstrip("/") or ".")
+    assert _href(a, b) == ("./" if rel == "." else rel + "/")
