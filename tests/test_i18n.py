@@ -27,15 +27,15 @@ def _switch(page: object, to: str) -> None:
 def test_switcher_lands_on_the_same_question(browser: object, seed_url: str, path: str) -> None:
     page = browser.new_page()  # type: ignore[attr-defined]
     page.goto(seed_url + path)
-    zh_title = page.inner_text("article h1")
+    zh_title = page.inner_text("article.md-content__inner h1")
     _switch(page, "en")
     assert page.url == seed_url + "en/" + path
     assert page.evaluate("document.documentElement.lang") == "en"
-    en_title = page.inner_text("article h1")
+    en_title = page.inner_text("article.md-content__inner h1")
     assert en_title != zh_title and not CJK.search(en_title)
     _switch(page, "zh")
     assert page.url == seed_url + path
-    assert page.inner_text("article h1") == zh_title
+    assert page.inner_text("article.md-content__inner h1") == zh_title
     page.close()
 
 

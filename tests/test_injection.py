@@ -302,7 +302,7 @@ def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, browse
                     if _norm(s) not in text:
                         failures.append(f"{path}: {name}: not shown literally: {s!r}")
                 if "/hostile/" in path and path.count("/") >= 2 and not path.endswith("hostile/"):
-                    h1 = _norm(page.locator("article h1").first.inner_text())
+                    h1 = _norm(page.locator("article.md-content__inner h1").first.inner_text())
                     if not title.startswith(h1):
                         failures.append(f"{path}: <title> {title!r} does not start with the heading {h1!r}")
         finally:

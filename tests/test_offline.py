@@ -76,7 +76,7 @@ def test_a_first_visit_costs_nothing_and_browsed_pages_read_offline(seed_site: P
     ctx.set_offline(True)
     for path in html_paths:
         page.goto(server.url + path)
-        assert page.inner_text("article h1") == _h1(seed_site / path)
+        assert page.inner_text("article.md-content__inner h1") == _h1(seed_site / path)
     response = page.goto(server.url + Q_SEARCHED)
     assert response is not None and response.status == 503
     assert "还没有离线保存" in page.inner_text("body")
@@ -204,7 +204,7 @@ def test_a_failed_download_says_why_and_keeps_what_was_stored(seed_site: Path, b
         assert page.locator(".qa-offline-control__row").first.locator("button").inner_text().startswith("Download")
     ctx.set_offline(True)
     page.goto(server.url + Q_FIRST)
-    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    assert page.inner_text("article.md-content__inner h1") == _h1(seed_site / Q_FIRST)
     ctx.close()
 
 
@@ -230,7 +230,7 @@ def test_a_download_cut_off_by_the_network_says_so_and_keeps_what_was_stored(see
         assert before <= after and len(after) > len(before)
         assert page.locator(".qa-offline-control__row button").inner_text().startswith("下载")
     page.goto(server.url + Q_FIRST)
-    assert page.inner_text("article h1") == _h1(seed_site / Q_FIRST)
+    assert page.inner_text("article.md-content__inner h1") == _h1(seed_site / Q_FIRST)
     ctx.close()
 
 
@@ -351,7 +351,7 @@ def test_a_new_deploy_updates_the_download_and_keeps_unchanged_visited_pages(
     page.goto(server.url + changed)
     assert NEW_LINE in page.inner_text("article")
     page.goto(server.url + "en/" + Q_OTHER)
-    assert page.inner_text("article h1") == _h1(second / "en" / Q_OTHER)
+    assert page.inner_text("article.md-content__inner h1") == _h1(second / "en" / Q_OTHER)
     ctx.close()
 
 
@@ -609,10 +609,10 @@ def test_zip_reads_from_file_urls(unzipped: Path, browser: object) -> None:
     page.click('article a[href="ai-infra-3/index.html"]')
     page.wait_for_load_state()
     assert page.url == (unzipped / "ai-infra-3" / "index.html").as_uri()
-    assert page.inner_text("article h1") == _h1(unzipped / "ai-infra-3")
+    assert page.inner_text("article.md-content__inner h1") == _h1(unzipped / "ai-infra-3")
     page.click(f'article a[href="{Q_OTHER.split("/")[1]}/index.html"]')
     page.wait_for_load_state()
-    assert page.inner_text("article h1") == _h1(unzipped / Q_OTHER)
+    assert page.inner_text("article.md-content__inner h1") == _h1(unzipped / Q_OTHER)
     # the sidebar's list of the bank's questions: the bank's nav.js is a script, which file:// loads
     listed = page.locator(".md-nav--primary .qa-banknav__list a")
     listed.first.wait_for()

@@ -367,7 +367,11 @@ def test_home_first_screen_says_what_how_many_and_the_ways_in(
         page = context.new_page()
         page.goto(root(seed_url, lang))
         ways = page.get_by_role("navigation", name="从这里开始" if lang == "zh" else "Start here")
-        first_screen = [page.locator("article h1"), page.locator("article h1 + p"), page.locator(".qa-home-count")]
+        first_screen = [
+            page.locator("article.md-content__inner h1"),
+            page.locator("article.md-content__inner h1 + p"),
+            page.locator(".qa-home-count"),
+        ]
         first_screen += [ways.get_by_role("button" if w in WAYS[lang][:1] else "link", name=w) for w in WAYS[lang]]
         for part in first_screen:
             box = part.bounding_box()

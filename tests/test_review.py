@@ -437,7 +437,7 @@ def test_a_private_note_and_a_suspended_question(
         page = goto(context.new_page(), prefix + qs[6]["url"], ".qa-pill[data-qa-card]")
         page.get_by_text(words["note"], exact=True).click()
         page.locator(".qa-mynote__text").fill("TP 切分的是权重矩阵 <b>not html</b>")
-        page.locator("article h1").click()  # leaving the box saves it
+        page.locator("article.md-content__inner h1").click()  # leaving the box saves it
         page.wait_for_selector(f"text={words['saved']}")
         page.reload()
         page.wait_for_selector(".qa-mynote[open]")

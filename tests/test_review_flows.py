@@ -356,7 +356,7 @@ def test_storage_that_fails_is_told_in_every_study_flow(
             page.wait_for_selector(".qa-pill[data-qa-card]")
         page.get_by_text(ui["note"], exact=True).click()
         page.locator(".qa-mynote__text").fill("note")
-        page.locator("article h1").click()
+        page.locator("article.md-content__inner h1").click()
         told("note")
         assert page.locator(".qa-mynote__status").inner_text().startswith(ui["failed"])
         page.get_by_role("button", name=ui["suspend"]).click()

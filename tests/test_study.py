@@ -421,7 +421,7 @@ def test_shortcuts_do_nothing_while_typing_in_the_search_box(browser: Any, seed_
         assert stored_marks(page) == {}
         assert page.locator("dialog.qa-help").count() == 0
         page.keyboard.press("Escape")
-        page.locator("article h1").click()
+        page.locator("article.md-content__inner h1").click()
         page.keyboard.press("a")  # outside the box the same key works
         assert page.locator("#qa-answer").is_hidden()
 
