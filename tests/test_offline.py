@@ -16,7 +16,7 @@ import threading
 import time
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -278,7 +278,8 @@ def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: o
         _wait_until_controlled(page)
         page.goto(server.url)
         page.locator(".qa-offline-control__row button").first.click()  # the whole site: a long download
-        page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
+        # (the progress bar moves first for files already kept: wait for the first file from the network)
+        _wait_until(lambda: _worker_downloads(server.log))
         searched = time.monotonic()
         assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
         page.wait_for_function(
@@ -286,10 +287,7 @@ def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: o
             timeout=WAIT_MS,
         )
         log = list(server.log)
-    # the worker's downloads (not its own update checks, sw.js, nor the manifest)
-    by_worker = [
-        t for t, path, referer in log if referer.endswith("/sw.js") and path not in ("sw.js", offline.MANIFEST)
-    ]
+    by_worker = _worker_downloads(log)
     # requests already past the check when the reader searched may still start in the first moment
     paused = [round(t - searched, 2) for t in by_worker if searched + 0.5 < t < searched + 2.5]
     assert paused == [], paused
@@ -740,6 +738,21 @@ def _search(page: object, query: str) -> list[str]:
         timeout=WAIT_MS,
     )
     return page.evaluate("() => [...document.querySelectorAll('.md-search-result__link')].map((a) => a.href)")  # type: ignore[attr-defined,no-any-return]
+
+
+def _worker_downloads(log: list[tuple[float, str, str]]) -> list[float]:
+    """When the worker requested each file it downloads (not its own update checks, sw.js, nor the manifest)."""
+    return [
+        t for t, path, referer in list(log) if referer.endswith("/sw.js") and path not in ("sw.js", offline.MANIFEST)
+    ]
+
+
+def _wait_until(predicate: Callable[[], object]) -> None:
+    """Wait (up to WAIT_MS) for something the test's own server sees, checking every 20 ms."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
 
 
 def _wait_until_controlled(page: object) -> None:
