@@ -173,9 +173,9 @@ STRINGS.update(
         "print.count": {"zh": "共 {n} 道题", "en": "{n} questions"},
         "print.part": {"zh": "第 {n} / {total} 部分", "en": "part {n} of {total}"},
         "print.part.intro": {
-            "zh": "本部分为第 {first}–{last} 题（共 {n} 题）；其余部分见页码链接，PDF 版包含全部题目。",
-            "en": "This part holds questions {first}–{last} of {n}; the page numbers lead to the other "
-            "parts, and the PDF holds them all.",
+            "zh": "本部分为第 {first}–{last} 题（共 {n} 题）；页末的页码通往其余部分，PDF 版包含全部题目。",
+            "en": "This part holds questions {first}–{last} of {n}; the page numbers at its end lead to "
+            "the other parts, and the PDF holds them all.",
         },
         "print.online": {"zh": "在线版", "en": "Online edition"},
         "print.back": {"zh": "返回题库", "en": "Back to the bank"},

@@ -77,7 +77,6 @@ def print_page(site: Site, bank_id: str, lang: Lang, parts: list[list[str]] | No
     if len(parts) > 1:
         part = t("print.part.intro", lang, first=first, last=first + len(slugs) - 1, n=len(bank.slugs))
         out.append(f'<p class="qa-print__part">{html.escape(part)}</p>')
-        out.append(listings.pager(pages, k, lang))
     # On screen only: the way back, and the PDF once scripts/build_pdf.py has made it.
     out.append(
         f'<p class="qa-print__screen"><a href="{bank_href}">{html.escape(t("print.back", lang))}</a>'
@@ -119,7 +118,7 @@ def print_page(site: Site, bank_id: str, lang: Lang, parts: list[list[str]] | No
         if entry.notes is not None:  # ours, in a box marked as such; follow-ups with their answers
             out.append(note_html(entry.notes, lang, quiz=False))
         out.append("</section>")
-    if len(parts) > 1:
+    if len(parts) > 1:  # one pager, where a part's reading ends (two would be two landmarks of one name)
         out.append(listings.pager(pages, k, lang))
     out.append("</div>")
     lines += ["\n".join(out), ""]
