@@ -392,6 +392,7 @@ def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple
         server.directory = second  # the deploy
         elsewhere = ctx.new_page()
         elsewhere.goto(server.url)  # any navigation: the browser looks for a new sw.js
+        _until_the_new_worker_is_found(elsewhere)
         prompt = reader.locator(".qa-update")
         prompt.wait_for(timeout=WAIT_MS)
         assert prompt.get_attribute("role") == "status"
@@ -438,6 +439,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
                 pages[f"{lang}-{name}-{scheme}"] = (page, width)
         server.directory = second
         first.goto(server.url + changed)
+        _until_the_new_worker_is_found(first)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         for key, (page, width) in pages.items():
             page.locator(".qa-update").wait_for(timeout=WAIT_MS)
@@ -766,6 +768,23 @@ def _poll(page: object, predicate: str, arg: object) -> None:
     while not page.evaluate(predicate, arg):  # type: ignore[attr-defined]
         assert time.monotonic() < deadline, f"timed out: {predicate}"
         time.sleep(0.2)
+
+
+def _until_the_new_worker_is_found(page: object) -> None:
+    """After a deploy: wait until the browser has found the new sw.js. A page's update check joins an
+    update already in flight, and the pages opened just before the deploy may have started one that
+    fetched the old sw.js (seen in a fresh clone: no new worker, no prompt in 30 s); so check again
+    until a new worker is installing or waiting, or has taken over (the page shows the prompt)."""
+    _poll(page, _NEW_WORKER, None)
+
+
+_NEW_WORKER = """async () => {
+  const found = (r) => !!(r.installing || r.waiting || document.querySelector(".qa-update"));
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (found(registration)) return true;
+  await registration.update().catch(() => {});
+  return found(registration);
+}"""
 
 
 def _cache_names(page: object) -> list[str]:
