@@ -3,7 +3,7 @@
 
 `python scripts/synthetic_banks.py DEST --questions N [--per-bank 50] [--seed 0]` writes
 DEST/syn-001.txt ... (Chinese) and DEST/syn-001.en.txt ... (English, lined up block for block with
-the Chinese), plus a copy of banks/taxonomy.yml so the pages get tags.
+the Chinese), plus a copy of the seed's taxonomy.yml (tests/fixtures/banks) so the pages get tags.
 
 Vocabulary: frequent Chinese words from jieba's dictionary (weighted by frequency), AI-infra terms
 in both languages (AllReduce, KV Cache, 张量并行 ...) and English words from the seed bank's English
@@ -26,7 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_BANKS = ROOT / "banks"
+SEED_BANKS = ROOT / "tests" / "fixtures" / "banks"
+"""The frozen copy of the seed banks: synthetic corpora (their English words, their taxonomy) stay the
+same when a maintainer edits banks/, and the fast tests never read the user's banks."""
 TAXONOMY = SEED_BANKS / "taxonomy.yml"
 ZH_VOCAB = 25_000
 """How many of jieba's most frequent words (2 to 4 characters) are drawn from."""
