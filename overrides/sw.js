@@ -13,7 +13,8 @@
  *   activate  delete every other version's cache, take control of open pages.
  *   fetch     cache first; a miss goes to the network and is kept if its bytes are this build's (what
  *             the reader opens, unless Save-Data); offline, a page never saved gets a short notice.
- *   message   from overrides/assets/qa/offline.js: "keep" (what pages loaded before this worker ran,
+ *   message   from overrides/assets/qa/offline.js: "activate" (a page found this worker waiting: Chromium
+ *             can leave it so despite skipWaiting), "keep" (what pages loaded before this worker ran,
  *             read from the HTTP cache only: never fetched again), "status", "download" a scope
  *             (with progress), "cancel", "remove", "busy" (search.js).
  */
@@ -40,6 +41,8 @@ let running = null; // the download under way: {scope, done, total, abort}
 self.addEventListener("message", (event) => {
   const m = event.data || {};
   if (m.qa === "busy") busyUntil = Date.now() + QUIET_MS;
+  // a page found this worker waiting: Chromium can leave it so despite skipWaiting (offline.js)
+  else if (m.qa === "activate") self.skipWaiting();
   else if (m.qa === "cancel" && running) running.abort.abort();
   else event.waitUntil(answer(m, event.source).catch(() => {}));
 });

@@ -442,7 +442,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
         _until_the_new_worker_is_found(first)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         for key, (page, width) in pages.items():
-            page.locator(".qa-update").wait_for(timeout=WAIT_MS)
+            _wait_for_prompt(page, key, pages, server)
             box = page.locator(".qa-update").bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (key, box)
             page.screenshot(path=str(ARTIFACTS / f"update-{key}.png"))
@@ -768,6 +768,24 @@ def _poll(page: object, predicate: str, arg: object) -> None:
     while not page.evaluate(predicate, arg):  # type: ignore[attr-defined]
         assert time.monotonic() < deadline, f"timed out: {predicate}"
         time.sleep(0.2)
+
+
+def _wait_for_prompt(page: object, key: str, pages: dict[str, tuple[object, int]], server: _Server) -> None:
+    """Wait for the update prompt on `page`; on a timeout, say where every open page's worker stands."""
+    try:
+        page.locator(".qa-update").wait_for(timeout=WAIT_MS)  # type: ignore[attr-defined]
+    except Exception as error:
+        states = {k: p.evaluate(_WORKER_STATE) for k, (p, _w) in pages.items()}  # type: ignore[attr-defined]
+        asked = [(round(t, 2), path) for t, path, _r in server.log if path in ("sw.js", "offline-manifest.json")]
+        raise AssertionError(f"no prompt on {key}: {json.dumps(states, indent=1)}\nrequests: {asked}") from error
+
+
+_WORKER_STATE = """async () => {
+  const r = await navigator.serviceWorker.getRegistration();
+  const state = (w) => w && w.state;
+  return {controller: state(navigator.serviceWorker.controller), active: state(r && r.active),
+    waiting: state(r && r.waiting), installing: state(r && r.installing), caches: await caches.keys()};
+}"""
 
 
 def _until_the_new_worker_is_found(page: object) -> None:
