@@ -121,14 +121,18 @@ def main(argv: list[str]) -> int:
         queries = {lang: draw_queries(pages[lang], lang, getattr(args, lang), rng) for lang in ("zh", "en")}
         run_queries(site, queries)
         figures = {lang: summary(qs) for lang, qs in queries.items()}
+        strays = stray_results(site, queries)
         print(
             f"search_eval: {len(pages['zh'])} Chinese and {len(pages['en'])} English question pages, "
             f"site ready in {built - started:.0f} s, queries run in {time.monotonic() - built:.0f} s"
         )
         print(_report(queries, figures))
+        for url in strays:
+            print(f"  FAIL: a result links to {url}, which is no page of the site")
         if args.json:
             payload = {
                 "figures": figures,
+                "strays": strays,
                 "targets": TARGETS,
                 "queries": {
                     lang: [asdict(q) | {"first_right": q.first_right} for q in qs] for lang, qs in queries.items()
@@ -136,7 +140,7 @@ def main(argv: list[str]) -> int:
             }
             args.json.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
         missed = [lang for lang, f in figures.items() if f["recall"] < 1.0 or f["top1"] < TARGETS[lang]]
-        return 1 if missed else 0
+        return 1 if missed or strays else 0
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
@@ -227,13 +231,26 @@ def run_queries(site: Path, queries: dict[str, list[Query]]) -> None:
                     shown = page.evaluate(_SEARCH, q.phrase)
                     q.ms, q.total, q.results = shown["ms"], shown["total"], shown["links"]
                     while len(q.results) < q.total and q.found < len(q.relevant):
-                        more = page.evaluate(_MORE)
+                        more = page.evaluate(_MORE, len(q.results))
                         if len(more) <= len(q.results):
                             break
                         q.results = more
                 context.close()
         finally:
             browser.close()
+
+
+def stray_results(site: Path, queries: dict[str, list[Query]]) -> list[str]:
+    """Result links that are no page of the built site: a missing page, or one in a hidden folder (a
+    build's scratch copy that Pagefind indexed beside the real one)."""
+    strays = set()
+    for qs in queries.values():
+        for q in qs:
+            for url in q.results:
+                path = url.split("#")[0].strip("/")
+                if any(part.startswith(".") for part in path.split("/")) or not (site / path / "index.html").is_file():
+                    strays.add(url)
+    return sorted(strays)
 
 
 def summary(queries: list[Query]) -> dict[str, float]:
@@ -343,7 +360,11 @@ for _name in dir(_site):
 
 def on_post_build(config):
     if config.extra["qa"]["lang"] == "zh":
-        site_finish.build_english(config, dirty=False)
+        english = _site._state.pop("english", None)  # the child on_pre_build started, as the site's hook
+        if english is not None:
+            english.finish()
+        else:
+            site_finish.build_english(config, dirty=False)
         site = Path(config.site_dir)
         write_bundles([site / item["root"] for item in config.extra["qa"]["languages"]])
         site_finish.run_pagefind(site, config)
@@ -379,17 +400,19 @@ _SEARCH = """async (query) => {
   return {ms, total, links: [...list.querySelectorAll("a.md-search-result__link")].map((a) => a.getAttribute("href"))};
 }"""
 
-# Scroll to the end of the result list, as a reader does to see more; resolves with the longer list.
-_MORE = """async () => {
+# Scroll to the end of the result list, as a reader does to see more, until it links more than the
+# `known` pages the caller has read (texts still arriving may have added some since); resolves with
+# the list's links (no more than `known` after 5 s: the list has ended).
+_MORE = """async (known) => {
   const list = document.querySelector(".md-search-result__list");
   const scroller = document.querySelector(".md-search__scrollwrap");
-  const before = list.children.length;
-  for (let i = 0; i < 100 && list.children.length === before; i++) {
+  const links = () => [...list.querySelectorAll("a.md-search-result__link")].map((a) => a.getAttribute("href"));
+  for (let i = 0; i < 100 && links().length <= known; i++) {
     scroller.scrollTop = scroller.scrollHeight;
     scroller.dispatchEvent(new Event("scroll"));
     await new Promise((r) => setTimeout(r, 50));
   }
-  return [...list.querySelectorAll("a.md-search-result__link")].map((a) => a.getAttribute("href"));
+  return links();
 }"""
 
 

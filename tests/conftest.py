@@ -75,7 +75,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: _LONG_FIRST.get(item.path.name, len(_LONG_FIRST)))
 
 
-# Test files by their time in `make test` (junit times of a run on this 2-core machine, 2026-12-01),
+# Test files by their time in `make test` (junit times of a run on this 2-core machine, 2026-12-02),
 # slowest first: each xdist worker takes the next file when it is done (`--dist loadfile
 # --no-loadscope-reorder`: without the second flag xdist orders files by their number of tests,
 # which put the one-test, minute-long search evaluation last). list.sort is stable, so the order
@@ -84,17 +84,17 @@ _LONG_FIRST = {
     name + ".py": rank
     for rank, name in enumerate(
         (
-            "test_reliability",
-            "test_reader",
-            "test_review",
-            "test_search",
-            "test_stats",
-            "test_quality",
-            "test_fuzz",
             "test_lighthouse",
-            "test_search_eval",
-            "test_takeaway_browser",
+            "test_reader",
             "test_offline",
+            "test_review",
+            "test_reliability",
+            "test_stats",
+            "test_takeaway_browser",
+            "test_quality",
+            "test_search",
+            "test_fuzz",
+            "test_search_eval",
             "test_study",
             "test_errors",
             "test_review_flows",

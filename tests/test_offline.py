@@ -117,7 +117,8 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
             "下载完成：断网也能阅读和搜索。" if lang == "zh" else "Downloaded: you can read and search it offline."
         )
         assert button.inner_text() == ("删除" if lang == "zh" else "Remove")
-        downloaded = {p for _, p, referer in server.log if referer.endswith("/sw.js")} - {offline.MANIFEST}
+        # what the worker fetched (its Referer), not the browser's update checks of sw.js
+        downloaded = {p for _, p, referer in server.log if referer.endswith("/sw.js")} - {offline.MANIFEST, "sw.js"}
         keys = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
         # the worker's rule (sw.js inScope) is studysite/offline.py's: it downloaded only files of the
         # scope, and the cache now holds every one
@@ -327,7 +328,8 @@ def test_a_new_deploy_updates_the_download_and_keeps_unchanged_visited_pages(
         _poll(
             page, "async (want) => JSON.stringify(await caches.keys()) === JSON.stringify([want])", "qa-offline-" + v2
         )
-        fetched = {p for _, p, referer in server.log[mark:] if referer.endswith("/sw.js")} - {offline.MANIFEST}
+        # what the worker fetched (its Referer), not the browser's update checks of sw.js
+        fetched = {p for _, p, referer in server.log[mark:] if referer.endswith("/sw.js")} - {offline.MANIFEST, "sw.js"}
         stored = page.evaluate(_CACHE_DIGESTS, "qa-offline-" + v2)
     new_files = {row[0]: row for row in _manifest(second)["files"]}  # type: ignore[attr-defined]
     old_files = {row[0]: row for row in _manifest(seed_site)["files"]}  # type: ignore[attr-defined]
@@ -392,7 +394,7 @@ def test_an_open_page_learns_of_a_new_build(seed_site: Path, second_build: tuple
         server.directory = second  # the deploy
         elsewhere = ctx.new_page()
         elsewhere.goto(server.url)  # any navigation: the browser looks for a new sw.js
-        _until_the_new_worker_is_found(elsewhere)
+        _until_the_new_worker_is_found(elsewhere, second)
         prompt = reader.locator(".qa-update")
         prompt.wait_for(timeout=WAIT_MS)
         assert prompt.get_attribute("role") == "status"
@@ -439,7 +441,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
                 pages[f"{lang}-{name}-{scheme}"] = (page, width)
         server.directory = second
         first.goto(server.url + changed)
-        _until_the_new_worker_is_found(first)
+        _until_the_new_worker_is_found(first, second)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         for key, (page, width) in pages.items():
             _wait_for_prompt(page, key, pages, server)
@@ -788,20 +790,21 @@ _WORKER_STATE = """async () => {
 }"""
 
 
-def _until_the_new_worker_is_found(page: object) -> None:
-    """After a deploy: wait until the browser has found the new sw.js. A page's update check joins an
-    update already in flight, and the pages opened just before the deploy may have started one that
-    fetched the old sw.js (seen in a fresh clone: no new worker, no prompt in 30 s); so check again
-    until a new worker is installing or waiting, or has taken over (the page shows the prompt)."""
-    _poll(page, _NEW_WORKER, None)
+def _until_the_new_worker_is_found(page: object, second: Path) -> None:
+    """After a deploy: wait until the browser has found the new sw.js (the build in `second`). A page's
+    update check joins an update already in flight, and the pages opened just before the deploy may
+    have started one that fetched the old sw.js (seen in a fresh clone: no new worker, no prompt in
+    30 s); so check again until a new worker is installing or waiting, or has its cache (it may have
+    taken over before this page loaded, which then shows no prompt: the pages open before do)."""
+    _poll(page, _NEW_WORKER, "qa-offline-" + _version(second))
 
 
-_NEW_WORKER = """async () => {
-  const found = (r) => !!(r.installing || r.waiting || document.querySelector(".qa-update"));
+_NEW_WORKER = """async (cache) => {
+  const found = async (r) => !!(r.installing || r.waiting || (await caches.has(cache)));
   const registration = await navigator.serviceWorker.getRegistration();
-  if (found(registration)) return true;
+  if (await found(registration)) return true;
   await registration.update().catch(() => {});
-  return found(registration);
+  return await found(registration);
 }"""
 
 

@@ -32,7 +32,9 @@ def test_search_finds_every_page_and_ranks_the_right_one_first(tmp_path: Path) -
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "search-eval.txt").write_text(report, encoding="utf-8")
     assert figures_file.exists(), report
-    figures = json.loads(figures_file.read_text(encoding="utf-8"))["figures"]
+    payload = json.loads(figures_file.read_text(encoding="utf-8"))
+    assert payload["strays"] == [], report  # every result is a page of the site
+    figures = payload["figures"]
     assert (figures["zh"]["queries"], figures["en"]["queries"]) == (50, 30), report
     for lang, target in TARGETS.items():
         assert figures[lang]["recall"] == 1.0, report
