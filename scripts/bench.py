@@ -45,6 +45,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -73,6 +74,8 @@ RESULTS = ROOT / "bench" / "results.md"
 PLOT = ROOT / "bench" / "plot.png"
 README = ROOT / "README.md"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE_RUNS_JS = ROOT / "scripts" / "lighthouse_runs.mjs"
+"""Every Lighthouse run of the benchmark in one chromium, one after another."""
 README_START = "<!-- bench:start (scripts/bench.py rewrites this part) -->"
 README_END = "<!-- bench:end -->"
 
@@ -1007,7 +1010,8 @@ LIGHTHOUSE_PAGES = ("home", "bank", "question", "tags")
 def run_lighthouse(row: Row) -> None:
     """LIGHTHOUSE HOOK: the four category scores of the home, bank, question and tags pages in both
     languages, LIGHTHOUSE_RUNS runs each, one at a time, served as GitHub Pages serves the site
-    (gzip, under /REPO/); the runs go round the pages, so that a burst of load hits one run of each."""
+    (gzip, under /REPO/), in one chromium (scripts/lighthouse_runs.mjs); the runs go round the pages,
+    so that a burst of load hits one run of each."""
     if not LIGHTHOUSE.exists():
         return
     c = row.corpus
@@ -1016,36 +1020,30 @@ def run_lighthouse(row: Row) -> None:
     env = dict(os.environ, CHROME_PATH=CHROMIUM)
     started, load_before = time.perf_counter(), os.getloadavg()[0]
     scores: dict[str, list[dict[str, int]]] = {}
-    with serve_pages(c.work / "site", compress=True) as base:
-        for _ in range(LIGHTHOUSE_RUNS):
-            for lang, prefix in (("zh", ""), ("en", "en/")):
-                for kind in LIGHTHOUSE_PAGES:
-                    url = base + prefix + paths[kind]
-                    proc = subprocess.run(
-                        [
-                            str(LIGHTHOUSE),
-                            url,
-                            "--quiet",
-                            "--output=json",
-                            "--output-path=stdout",
-                            "--form-factor=mobile",
-                            "--only-categories=performance,accessibility,best-practices,seo",
-                            "--disable-full-page-screenshot",
-                            "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-                        ],
-                        capture_output=True,
-                        text=True,
-                        env=env,
-                        check=False,
-                        timeout=240,
-                    )
-                    if proc.returncode != 0:
-                        print(f"bench: lighthouse failed on {url}: {proc.stderr[-500:]}", file=sys.stderr)
-                        continue
-                    report = json.loads(proc.stdout)
-                    scores.setdefault(f"{lang} {kind}", []).append(
-                        {k: round((v.get("score") or 0) * 100) for k, v in report["categories"].items()}
-                    )
+    with serve_pages(c.work / "site", compress=True) as base, tempfile.TemporaryDirectory() as out:
+        runs = {
+            f"{lang}-{kind}-{i}": (f"{lang} {kind}", base + prefix + paths[kind])
+            for i in range(LIGHTHOUSE_RUNS)
+            for lang, prefix in (("zh", ""), ("en", "en/"))
+            for kind in LIGHTHOUSE_PAGES
+        }
+        proc = subprocess.run(
+            ["node", str(LIGHTHOUSE_RUNS_JS), out, *[f"{name}={url}" for name, (_, url) in runs.items()]],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=120 + 60 * len(runs),
+        )
+        for name, (key, url) in runs.items():
+            report_file = Path(out) / f"lighthouse-{name}.json"
+            if not report_file.exists():
+                print(f"bench: lighthouse failed on {url}: {proc.stdout[-500:]}{proc.stderr[-500:]}", file=sys.stderr)
+                continue
+            report = json.loads(report_file.read_text(encoding="utf-8"))
+            scores.setdefault(key, []).append(
+                {k: round((v.get("score") or 0) * 100) for k, v in report["categories"].items()}
+            )
     for name, runs in scores.items():
         row.lighthouse[name] = {k: round(statistics.median(r[k] for r in runs)) for k in runs[0]}
         row.lighthouse_runs[name] = [r["performance"] for r in runs]
