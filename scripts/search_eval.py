@@ -281,7 +281,9 @@ def _build(work: Path, questions: int, seed: int) -> Path:
         config.write_text(text.replace(f"  - {ROOT / 'studysite' / 'mkdocs_hook.py'}", f"  - {hook}"), encoding="utf-8")
     if str(hook) not in (work / "mkdocs.yml").read_text(encoding="utf-8"):
         raise SystemExit("search_eval: could not point mkdocs.yml at its hook")
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", str(work / "mkdocs.yml")]
+    # not strict (it never was: --quiet drops warnings before strict mode counts them): the synthetic
+    # corpus leaves some glossary terms unused, which does not change what a search finds
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--no-strict", "-f", str(work / "mkdocs.yml")]
     proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"search_eval: site build failed:\n{proc.stdout}\n{proc.stderr}")

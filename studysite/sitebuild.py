@@ -84,6 +84,20 @@ def in_ci(env: os._Environ[str] | dict[str, str]) -> bool:
     return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def _without_info(log: str) -> str:
+    """MkDocs' log without its INFO records (each a line "INFO    -  ..." and the indented lines after)."""
+    kept: list[str] = []
+    info = False
+    for line in log.splitlines(keepends=True):
+        if line.startswith("INFO"):
+            info = True
+        elif not line[:1].isspace():
+            info = False
+        if not info:
+            kept.append(line)
+    return "".join(kept)
+
+
 def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str], root: Path) -> int:
     remove_stale_staging(site)  # left by a build that was killed
     for stale in sorted(docs.parent.glob(f".{docs.name}.before-*")):
@@ -95,8 +109,11 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
         shutil.copytree(docs, before, symlinks=True, copy_function=os.link)
     old_lock = lock.read_bytes() if lock.exists() else None
     try:
-        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config), "-d", str(staging)]
+        # Not --quiet: it drops warnings before MkDocs counts them, and --strict then fails on none
+        # (a glossary term no question uses built "strictly" that way). Its INFO lines are left out below.
+        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(staging)]
         proc = subprocess.run(cmd, cwd=root, env=env, check=False, stderr=subprocess.PIPE, text=True)
+        proc.stderr = _without_info(proc.stderr)
         if proc.returncode != 0:
             _restore(docs, before, lock, old_lock)
             # MkDocs reports an operating-system failure of its own (a full disk while it writes the

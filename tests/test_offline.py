@@ -371,7 +371,7 @@ def second_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     answer = re.search(r"^Q: .*\n(.*)\n", text, re.MULTILINE)  # the first answer's first line
     assert answer is not None
     bank.write_text(text[: answer.end(1)] + NEW_LINE + text[answer.end(1) :], encoding="utf-8")
-    site = build_site(banks, work)
+    site = build_site(banks, work, strict=False)  # warns: the changed Chinese leaves its English stale
     return site, _page_with(site, NEW_LINE)
 
 
@@ -439,6 +439,11 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
                 page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
                 page.goto(server.url + prefix + Q_OTHER)
                 pages[f"{lang}-{name}-{scheme}"] = (page, width)
+        # The deploy lands after each open page's own update check has reached the server (offline.js
+        # checks as a page loads). Landing during one left the new worker waiting in Chromium, not
+        # taking over, in 4 of 12 runs here before offline.js nudged it and in 1 of 3 full runs at 3
+        # workers after; a reader's open pages then show no prompt until it does (seen: over 30 s).
+        _wait_until(lambda: sum(path == "sw.js" for _, path, _ in server.log) >= 1 + len(pages), "update checks")
         server.directory = second
         first.goto(server.url + changed)
         _until_the_new_worker_is_found(first, second)
@@ -751,12 +756,12 @@ def _worker_downloads(log: list[tuple[float, str, str]]) -> list[float]:
     ]
 
 
-def _wait_until(predicate: Callable[[], object]) -> None:
-    """Wait (up to WAIT_MS) for something the test's own server sees, checking every 20 ms."""
+def _wait_until(predicate: Callable[[], object], what: str = "", every: float = 0.02) -> None:
+    """Wait (up to WAIT_MS) until `predicate()` holds, checking every `every` seconds."""
     deadline = time.monotonic() + WAIT_MS / 1000
     while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        time.sleep(every)
 
 
 def _wait_until_controlled(page: object) -> None:
@@ -765,11 +770,8 @@ def _wait_until_controlled(page: object) -> None:
 
 
 def _poll(page: object, predicate: str, arg: object) -> None:
-    """Wait until an async predicate holds (wait_for_function does not await promises)."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not page.evaluate(predicate, arg):  # type: ignore[attr-defined]
-        assert time.monotonic() < deadline, f"timed out: {predicate}"
-        time.sleep(0.2)
+    """Wait until an async predicate holds in the page (wait_for_function does not await promises)."""
+    _wait_until(lambda: page.evaluate(predicate, arg), predicate, every=0.2)  # type: ignore[attr-defined]
 
 
 def _wait_for_prompt(page: object, key: str, pages: dict[str, tuple[object, int]], server: _Server) -> None:

@@ -697,3 +697,27 @@ def test_translation_with_other_blank_lines_still_lines_up(tmp_path: Path) -> No
     site = generate(banks, tmp_path / "docs").site
     (entry,) = site.entries.values()
     assert entry.translated
+
+
+def test_a_warning_fails_the_site_build_and_the_previous_site_stays(tmp_path: Path, seed_site: Path) -> None:
+    """`make site` is strict: a warning (a glossary term no question uses) fails it with its FILE:LINE,
+    and the site built before stays whole. It used to pass MkDocs `--quiet` too, which drops warnings
+    before strict mode counts them: this build then succeeded."""
+    banks = copy_banks(tmp_path / "banks")
+    env = prepare_work(banks, tmp_path)
+    shutil.copytree(seed_site, tmp_path / "site")
+    before = tree_digest(tmp_path / "site")
+    glossary = banks / "glossary.yml"
+    text = glossary.read_text(encoding="utf-8")
+    line = text.count("\n") + 1  # the new entry's first line
+    glossary.write_text(
+        text + "  - id: unused-term\n    zh: 无人使用\n    en: Used by nobody\n"
+        "    zh_def: 没有题目用到的术语。\n    en_def: A term no question uses.\n",
+        encoding="utf-8",
+    )
+    cmd = [*BUILD_SITE, "--site-dir", str(tmp_path / "site"), "--config", str(tmp_path / "mkdocs.yml")]
+    proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert f"glossary.yml:{line}: glossary term `unused-term` is used by no question" in proc.stderr, proc.stderr
+    assert "INFO" not in proc.stderr  # MkDocs' progress lines are left out
+    assert tree_digest(tmp_path / "site") == before

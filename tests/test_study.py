@@ -295,7 +295,7 @@ def test_a_question_changed_after_marking_is_flagged(browser: Any, seed_site: Pa
     old = "通信原语：AllReduce、AllGather"
     assert text.count(old) == 1
     (banks / "ai-infra-3.txt").write_text(text.replace(old, "通信原语（常用）：AllReduce、AllGather"), encoding="utf-8")
-    rebuilt = build_site(banks, tmp_path / "work")
+    rebuilt = build_site(banks, tmp_path / "work", strict=False)  # warns: the changed Chinese leaves its English stale
     edited, untouched = "communication-primitives-nccl", "two-batch-overlap"
     before = json.loads((seed_site / "assets/qa/questions.json").read_text(encoding="utf-8"))
     after = json.loads((rebuilt / "assets/qa/questions.json").read_text(encoding="utf-8"))
