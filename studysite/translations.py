@@ -52,7 +52,7 @@ class Record:
 
 def is_keyed(bank: Bank) -> bool:
     """Whether a translation ties its questions by `@slug` keys (else: by position, the older format)."""
-    return any(q.key for q in bank.questions)
+    return bank.keyed
 
 
 def parse_translation(path: Path, bank_id: str, problems: Problems) -> Bank | None:
