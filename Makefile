@@ -7,10 +7,10 @@ MKDOCS  := .venv/bin/mkdocs
 BIOME   := node_modules/.bin/biome
 PORT    ?= 8000
 # Tiers run on every core (pytest-xdist). In `make test` a test file stays on one worker, so its module
-# fixtures (built sites) are built once. `make test JOBS=0` runs in one process. One worker more than
-# cores is faster here (2 cores, quiet, 2026-12-02: 2 workers 415 s, 3 workers 347 and 401 s, 4
-# workers 419 s), but the extra load made Lighthouse's performance score fall under 90 (82 on the
-# English glossary in one of two runs): `make test JOBS=3` is there to try it.
+# fixtures (built sites) are built once. `make test JOBS=0` runs in one process. One worker per core:
+# a third was no faster here once Lighthouse ran in one chromium (2 cores, quiet, 2026-12-02: 2
+# workers 403 s, 3 workers 404 s, its Lighthouse runs slower and retried under the extra load, and
+# the offline update test failed once); `make test JOBS=3` is there to try it.
 JOBS    ?= auto
 PYTEST  := $(PY) -m pytest -p no:cacheprovider -n $(JOBS)
 TIMED   := bash scripts/timed.sh
