@@ -84,7 +84,10 @@ def test_side_by_side_is_off_by_default_then_remembered_across_pages_and_languag
         )
         assert sizes[1] < sizes[0], sizes
         # the next page, and the same question in English: still on, with the Chinese under the English
-        page.locator(".qa-pager__next").click()
+        here = page.url
+        with page.expect_navigation():  # else the check may run on this page, or between the two
+            page.locator(".qa-pager__next").click()
+        assert page.url != here
         page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
         page.goto(seed_url + "en/" + QUESTION)
         en_toggle = page.get_by_role("button", name=TOGGLE["en"])
