@@ -64,7 +64,7 @@ from studysite import build as studybuild  # noqa: E402
 from studysite.errors import Problems  # noqa: E402
 from studysite.model import LANGS  # noqa: E402
 from studysite.parallel import SERIAL_ENV, Side, can_fork  # noqa: E402
-from tests.qualitykit import serve_pages  # noqa: E402
+from tests.qualitykit import lighthouse, serve_pages  # noqa: E402
 from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, copy_banks, prepare_work  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -74,8 +74,6 @@ RESULTS = ROOT / "bench" / "results.md"
 PLOT = ROOT / "bench" / "plot.png"
 README = ROOT / "README.md"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
-LIGHTHOUSE_RUNS_JS = ROOT / "scripts" / "lighthouse_runs.mjs"
-"""Every Lighthouse run of the benchmark in one chromium, one after another."""
 README_START = "<!-- bench:start (scripts/bench.py rewrites this part) -->"
 README_END = "<!-- bench:end -->"
 
@@ -1022,7 +1020,6 @@ def run_lighthouse(row: Row) -> None:
     c = row.corpus
     bank, slug = question_pages(c)[0]
     paths = {"home": "", "bank": f"{bank}/", "question": f"{bank}/{slug}/", "tags": "tags/"}
-    env = dict(os.environ, CHROME_PATH=CHROMIUM)
     started, load_before = time.perf_counter(), os.getloadavg()[0]
     scores: dict[str, list[dict[str, int]]] = {}
     with serve_pages(c.work / "site", compress=True) as base, tempfile.TemporaryDirectory() as out:
@@ -1032,14 +1029,7 @@ def run_lighthouse(row: Row) -> None:
             for lang, prefix in (("zh", ""), ("en", "en/"))
             for kind in LIGHTHOUSE_PAGES
         }
-        proc = subprocess.run(
-            ["node", str(LIGHTHOUSE_RUNS_JS), out, *[f"{name}={url}" for name, (_, url) in runs.items()]],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-            timeout=120 + 60 * len(runs),
-        )
+        proc = lighthouse(Path(out), {name: url for name, (_, url) in runs.items()})
         for name, (key, url) in runs.items():
             report_file = Path(out) / f"lighthouse-{name}.json"
             if not report_file.exists():

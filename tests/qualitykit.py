@@ -8,13 +8,14 @@ import gzip
 import http.server
 import io
 import json
+import os
 import subprocess
 import threading
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.sitekit import ROOT, QuietServer, settle, wait_for_search, watch_search
+from tests.sitekit import CHROMIUM, ROOT, QuietServer, settle, wait_for_search, watch_search
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -22,6 +23,21 @@ VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 LIGHTHOUSE = NODE_MODULES / ".bin" / "lighthouse"
 LIGHTHOUSE_RUNS = ROOT / "scripts" / "lighthouse_runs.mjs"
 """Lighthouse on several pages in one chromium (tests/test_lighthouse.py, scripts/bench.py)."""
+
+
+def lighthouse(out: Path, runs: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Lighthouse on each NAME: URL of `runs`, one after another in one chromium (Debian's, as the
+    tests and the bench measure it); the reports are out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs)."""
+    return subprocess.run(
+        ["node", str(LIGHTHOUSE_RUNS), str(out), *[f"{name}={url}" for name, url in runs.items()]],
+        env=dict(os.environ, CHROME_PATH=CHROMIUM),
+        capture_output=True,
+        text=True,
+        timeout=120 + 60 * len(runs),
+        check=False,
+    )
+
+
 LINKCHECKER = ROOT / ".venv" / "bin" / "linkchecker"
 PAGES_PREFIX = "/ai-infra/"
 PAGES_SITE_URL = "https://example.github.io/ai-infra/"

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.qualitykit import LIGHTHOUSE_RUNS, serve_pages
-from tests.sitekit import ARTIFACTS, CHROMIUM
+from tests.qualitykit import lighthouse, serve_pages
+from tests.sitekit import ARTIFACTS
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
 BANK = "ai-infra-3/"
@@ -53,15 +52,7 @@ Material's bundle spending 400-480 ms (simulated) on its large page at start-up.
 def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict]:
     """Run Lighthouse on the pages `names` (RUNS), one after another in one chromium
     (scripts/lighthouse_runs.mjs); their reports, saved as tests/artifacts/lighthouse-NAME[SUFFIX].json."""
-    runs = [f"{name}{suffix}={base}{RUNS[name]}" for name in names]
-    proc = subprocess.run(
-        ["node", str(LIGHTHOUSE_RUNS), str(ARTIFACTS), *runs],
-        env=dict(os.environ, CHROME_PATH=CHROMIUM),
-        capture_output=True,
-        text=True,
-        timeout=120 + 60 * len(runs),
-        check=False,
-    )
+    proc = lighthouse(ARTIFACTS, {f"{name}{suffix}": base + RUNS[name] for name in names})
     assert proc.returncode == 0, f"lighthouse failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return {
         name: json.loads((ARTIFACTS / f"lighthouse-{name}{suffix}.json").read_text(encoding="utf-8")) for name in names
