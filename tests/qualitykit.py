@@ -25,12 +25,13 @@ LIGHTHOUSE_RUNS = ROOT / "scripts" / "lighthouse_runs.mjs"
 """Lighthouse on several pages in one chromium (tests/test_lighthouse.py, scripts/bench.py)."""
 
 
-def lighthouse(out: Path, runs: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Lighthouse on each NAME: URL of `runs`, one after another in one chromium (Debian's, as the
-    tests and the bench measure it); the reports are out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs)."""
+def lighthouse(out: Path, runs: dict[str, str], chrome: str = CHROMIUM) -> subprocess.CompletedProcess[str]:
+    """Lighthouse on each NAME: URL of `runs`, one after another in one `chrome` (Debian's chromium, as
+    the bench measures it, or its headless shell, as the test does); the reports are
+    out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs)."""
     return subprocess.run(
         ["node", str(LIGHTHOUSE_RUNS), str(out), *[f"{name}={url}" for name, url in runs.items()]],
-        env=dict(os.environ, CHROME_PATH=CHROMIUM),
+        env=dict(os.environ, CHROME_PATH=chrome),
         capture_output=True,
         text=True,
         timeout=120 + 60 * len(runs),
