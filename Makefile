@@ -42,7 +42,7 @@ translation-reviewed: .venv/.runtime                 ## Q=bank/slug: its English
 	$(PY) scripts/translations.py reviewed $(Q)
 
 site: .venv/.runtime node_modules/.runtime           ## build the complete bilingual site into site/
-	$(PY) scripts/build_site.py
+	$(PY) -m studysite site
 
 unit: .venv/.dev                                     ## fast tests: parser, model, enrich, render, errors on fixture banks (< 30 s)
 	@$(TIMED) unit $(PYTEST) -q -m unit tests

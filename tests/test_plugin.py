@@ -7,8 +7,11 @@ upgrade of MkDocs fails these tests rather than silently losing state or listing
 
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
+import subprocess
+import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -131,6 +134,15 @@ def test_the_theme_file_cache_stays_off_on_another_mkdocs(tmp_path: Path) -> Non
     before = theme.get_env
     assert not theme_cache.remember_theme_files(theme, {}, version="1.7.0")
     assert theme.get_env == before
+
+
+def test_python_m_studysite_site_is_the_make_site_driver(tmp_path: Path) -> None:
+    """`make site` runs `python -m studysite site`: it takes build_site.py's options; anything else is a usage error."""
+    run = functools.partial(subprocess.run, capture_output=True, text=True, check=False, cwd=tmp_path)
+    helped = run([sys.executable, "-m", "studysite", "site", "--help"])
+    assert helped.returncode == 0 and "python -m studysite site" in helped.stdout and "--site-dir" in helped.stdout
+    wrong = run([sys.executable, "-m", "studysite", "sites"])
+    assert wrong.returncode == 2 and "usage: python -m studysite site" in wrong.stderr
 
 
 def _theme_files(config: MkDocsConfig) -> list[str]:
