@@ -91,7 +91,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                 session.inputs = inputs
             if serving and session.watcher is None:
                 session.watcher = watch_banks(banks, docs_root, session)
-        config.nav = json.loads((docs_root / ".nav.json").read_text(encoding="utf-8"))
+        config.nav = _read_nav(docs_root / ".nav.json")
         tag_order.install(config, docs_root)  # chips in taxonomy order, linked to their tag's page
         # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
         # only be overwritten (a template rendered over every page of the site, on every build).
@@ -190,6 +190,8 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         except OSError as exc:
             log.error(os_error(exc))
             raise PluginError("docs/ and banks/slugs.lock left unchanged") from None
+        except ValueError as exc:  # the generator's own invariants (two pages at one URL, an unsafe redirect)
+            raise PluginError(f"{exc}; docs/ and banks/slugs.lock left unchanged") from None
         for change in result.url_changes:
             log.info("studysite: url %s", change)
         session.generated = result  # what finish_site checks the built site against
@@ -218,6 +220,16 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                 log.info("studysite: search index, downloads and offline files updated")
             except BaseException as exc:  # a serve session survives this; the next save retries
                 log.error("studysite: finishing the site failed: %s", exc)
+
+
+def _read_nav(nav_file: Path) -> Any:
+    """The navigation the generator wrote beside the pages (render.nav_json)."""
+    try:
+        return json.loads(nav_file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PluginError(f"{os_error(exc)} (the pages are generated from the banks: `make pages`)") from None
+    except ValueError as exc:
+        raise PluginError(f"{nav_file}: not the generator's JSON ({exc}): regenerate it with `make pages`") from None
 
 
 class _DirtyWarningFilter(logging.Filter):

@@ -106,6 +106,17 @@ def test_a_bad_bank_leaves_as_a_plugin_error_and_docs_untouched(
     assert list((tmp_path / "docs").iterdir()) == []
 
 
+def test_docs_without_the_generated_nav_is_a_plugin_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is: never generated, it fails in one line, not a traceback."""
+    monkeypatch.setenv("STUDYSITE_SKIP_GENERATE", "1")
+    config = _config(tmp_path, extra=_QA)
+    with pytest.raises(PluginError, match=r"\.nav\.json: no such file or directory.*`make pages`"):
+        StudySitePlugin().on_config(config)
+    (tmp_path / "docs" / ".nav.json").write_text("[", encoding="utf-8")
+    with pytest.raises(PluginError, match=r"\.nav\.json: not the generator's JSON"):
+        StudySitePlugin().on_config(config)
+
+
 def test_the_theme_file_cache_lists_what_mkdocs_lists(tmp_path: Path) -> None:
     """MkDocs 1.6 finds a theme's static files through `Theme.get_env()` and the environment's
     `list_templates`; the cache must see those calls and give the same files, and notice a new
