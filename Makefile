@@ -23,7 +23,7 @@ help:                                                ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | awk -F'\t' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 # --dirty: after an edit MkDocs renders only the pages whose Markdown changed (the generator rewrites
-# exactly those), and the hook finishes search, downloads and offline files in the background.
+# exactly those), and the studysite plugin finishes search, downloads and offline files in the background.
 serve: .venv/.runtime node_modules/.runtime          ## generate pages and serve the site at http://127.0.0.1:8000
 	$(MKDOCS) serve --dirty --dev-addr 127.0.0.1:$(PORT) --livereload
 
@@ -42,7 +42,7 @@ translation-reviewed: .venv/.runtime                 ## Q=bank/slug: its English
 	$(PY) scripts/translations.py reviewed $(Q)
 
 site: .venv/.runtime node_modules/.runtime           ## build the complete bilingual site into site/
-	$(PY) scripts/build_site.py
+	$(PY) -m studysite site
 
 unit: .venv/.dev                                     ## fast tests: parser, model, enrich, render, errors on fixture banks (< 30 s)
 	@$(TIMED) unit $(PYTEST) -q -m unit tests
@@ -80,15 +80,21 @@ pdf: site .venv/.dev                                 ## PDF editions of every ba
 # dependencies included, with its hashes. Regenerate after editing either .in: `make lock`.
 lock:                                                ## re-resolve requirements*.txt (pip-tools, hashes) from requirements*.in
 	@test -x .venv-lock/bin/pip-compile || (python3 -m venv .venv-lock && .venv-lock/bin/pip install --quiet pip-tools==7.6.2)
-	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements.txt requirements.in
-	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url -o requirements-dev.txt requirements-dev.in
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	.venv-lock/bin/pip-compile --quiet --generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
 
 system-deps:
 	@bash scripts/ensure_system_deps.sh
 
-.venv/.runtime: requirements.txt
+# The project itself goes in last, editable (edits to studysite/ take effect without reinstalling),
+# so `mkdocs` finds its plugin (pyproject.toml's entry point) and scripts import the package. It is
+# installed without hashes: a local folder has no published hash to check, and --no-deps and
+# --no-build-isolation make sure nothing else is fetched (its build backend, flit-core, and every
+# dependency come from the hash-checked lock above).
+.venv/.runtime: requirements.txt pyproject.toml
 	@test -x $(PY) || python3 -m venv .venv
 	$(PIP) -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 
 .venv/.dev: requirements-dev.txt .venv/.runtime

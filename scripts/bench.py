@@ -55,6 +55,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# Not for studysite (installed in .venv): for tests.* and scripts/synthetic_banks.py, which are not
+# part of the package, also when tests/test_bench.py loads this file by its path.
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -86,7 +88,7 @@ SEARCH_FIRST_RUNS = 3
 REBUILD_RUNS = 3
 """Edits timed under `mkdocs serve --dirty` (plain `mkdocs serve`: one)."""
 FINISHED = "studysite: search index, downloads and offline files updated"
-"""What the hook logs when a --dirty rebuild's background steps are done (studysite/mkdocs_hook.py)."""
+"""What the plugin logs when a --dirty rebuild's background steps are done (studysite/plugin.py)."""
 
 # Queries: the first of each list is the first query; the others are "later" queries, each a new term.
 QUERIES = {
@@ -324,9 +326,8 @@ SCALING_LIMIT = 1.5
 _SCALING_CHILD = """
 import json, resource, shutil, sys, time
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
 from studysite.build import generate
-banks, docs = Path(sys.argv[2]), Path(sys.argv[3])
+banks, docs = Path(sys.argv[1]), Path(sys.argv[2])
 shutil.rmtree(docs, ignore_errors=True)
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -365,7 +366,7 @@ def measure_scaling(sizes: tuple[int, ...] = SCALING_SIZES) -> list[Scale]:
         if not (banks / "syn-001.txt").exists():
             write_corpus(banks, n, per_bank=n, seed=0)
         proc = subprocess.run(
-            [sys.executable, "-c", _SCALING_CHILD, str(ROOT), str(banks), str(work / "docs")],
+            [sys.executable, "-c", _SCALING_CHILD, str(banks), str(work / "docs")],
             capture_output=True,
             text=True,
             check=True,
@@ -447,7 +448,7 @@ def time_pagefind(site: Path) -> float:
 
 
 def time_our_post_build(c: Corpus) -> dict[str, float]:
-    """In-process times of our own post-build steps that the floor leaves out (the hook runs them
+    """In-process times of our own post-build steps that the floor leaves out (the plugin runs them
     only after generating): the check of the built site against the banks, and the Anki/CSV downloads."""
     out: dict[str, float] = {}
     try:
@@ -898,7 +899,7 @@ def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
                     time.sleep(0.05)
                 times.append(time.perf_counter() - t)
                 # The next save comes after this one has settled: with --dirty the site-wide steps
-                # finish in the background after the page is served (the hook logs when).
+                # finish in the background after the page is served (the plugin logs when).
                 settle = time.monotonic() + 180
                 while dirty and log_path.read_text(errors="replace").count(FINISHED) < n + 1:
                     if time.monotonic() > settle:
@@ -1518,7 +1519,7 @@ def main(argv: list[str]) -> int:
         env = prepare_work(c.banks, c.work)
         runs = BUILD_RUNS.get(n, 1)
         full, floor, peak, floor_peak = [], [], [], []
-        # The floor needs docs/ generated: the same generate() the hook calls, run here. Then floor and
+        # The floor needs docs/ generated: the same generate() the plugin calls, run here. Then floor and
         # full alternate, a full build last, so the site measured below is a full build's.
         studybuild.generate(c.banks, c.work / "docs")
         for _ in range(runs):
@@ -1582,10 +1583,10 @@ def main(argv: list[str]) -> int:
         "writing the same files into an empty folder with nothing else.",
         "Full build: `mkdocs build` of the bilingual site in a work folder prepared by "
         "`tests/sitekit.prepare_work` (STUDYSITE_BANKS set), i.e. what `make site` runs: our generation of docs/, "
-        "the Chinese and English MkDocs builds, then the hook's post-build steps: the check of the built site "
+        "the Chinese and English MkDocs builds, then the plugin's post-build steps: the check of the built site "
         "against the banks, the Anki/CSV downloads, Pagefind over both languages, the sitemap and the offline "
         "files. Floor: the same command on the same, already generated docs/ with STUDYSITE_SKIP_GENERATE=1: "
-        "the hook then skips the generation and the two steps that need its result (the check and the "
+        "the plugin then skips the generation and the two steps that need its result (the check and the "
         "downloads); MkDocs (both languages, the English one in a second process alongside), Pagefind, the "
         "sitemap and the offline files are in both. "
         f"Floor and full runs alternate (docs/ generated in-process first); medians of {BUILD_RUNS} runs by size. "

@@ -6,10 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from studysite.cli import main
 
-from studysite.cli import main  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:], default_banks=ROOT / "banks", default_docs=ROOT / "docs"))

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Not for studysite (installed in .venv): for tests.sitekit and scripts/synthetic_banks.py.
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -267,20 +268,19 @@ def summary(queries: list[Query]) -> dict[str, float]:
 
 
 def _build(work: Path, questions: int, seed: int) -> Path:
-    """The corpus, built into work/site by the site's own configs, theme and hook, finished with only
-    the English build and Pagefind: downloads, offline copy and checks of the full build add minutes
-    on 1,000 questions and nothing a search sees."""
+    """The corpus, built into work/site by the site's own configs, theme and plugin, finished with only
+    the English build and Pagefind (the plugin's `finish: search`): downloads, offline copy and checks
+    of the full build add minutes on 1,000 questions and nothing a search sees."""
     banks = work / "banks"
     write_corpus(banks, questions, per_bank=50, seed=seed)
     env = prepare_work(banks, work)
-    hook = work / "search_eval_hook.py"
-    hook.write_text(_HOOK.format(root=str(ROOT)), encoding="utf-8")
-    for name in ("mkdocs.yml", "mkdocs.en.yml"):
-        config = work / name
-        text = config.read_text(encoding="utf-8")
-        config.write_text(text.replace(f"  - {ROOT / 'studysite' / 'mkdocs_hook.py'}", f"  - {hook}"), encoding="utf-8")
-    if str(hook) not in (work / "mkdocs.yml").read_text(encoding="utf-8"):
-        raise SystemExit("search_eval: could not point mkdocs.yml at its hook")
+    config = work / "mkdocs.yml"  # mkdocs.en.yml inherits the plugin's options
+    text = config.read_text(encoding="utf-8")
+    if "\n  - studysite\n" not in text:
+        raise SystemExit("search_eval: no `- studysite` plugin in mkdocs.yml to set `finish: search` on")
+    config.write_text(
+        text.replace("\n  - studysite\n", "\n  - studysite:\n      finish: search\n", 1), encoding="utf-8"
+    )
     # not strict (it never was: --quiet drops warnings before strict mode counts them): the synthetic
     # corpus leaves some glossary terms unused, which does not change what a search finds
     cmd = [sys.executable, "-m", "mkdocs", "build", "--quiet", "--no-strict", "-f", str(work / "mkdocs.yml")]
@@ -345,32 +345,6 @@ def _report(queries: dict[str, list[Query]], figures: dict[str, dict[str, float]
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 _RANKING = re.compile(r"\branking:[A-Za-z_$][\w$]*")
-
-_HOOK = '''"""search_eval's build hook: the site's hook (studysite/mkdocs_hook.py) with a shorter finish."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, {root!r})
-from studysite import mkdocs_hook as _site  # noqa: E402
-from studysite import site_finish  # noqa: E402
-from studysite.bundles import write_bundles  # noqa: E402
-
-for _name in dir(_site):
-    if _name.startswith("on_") and _name != "on_post_build":
-        globals()[_name] = getattr(_site, _name)
-
-
-def on_post_build(config):
-    if config.extra["qa"]["lang"] == "zh":
-        english = _site._state.pop("english", None)  # the child on_pre_build started, as the site's hook
-        if english is not None:
-            english.finish()
-        else:
-            site_finish.build_english(config, dirty=False)
-        site = Path(config.site_dir)
-        write_bundles([site / item["root"] for item in config.extra["qa"]["languages"]])
-        site_finish.run_pagefind(site, config)
-'''
 
 # Clear the box, then type the query as an IME commits it; resolves when results (or "none") show.
 _SEARCH = """async (query) => {

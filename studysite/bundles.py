@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parent.parent
+from .project import ROOT
+
 SPEC = Path(__file__).with_name("bundles.yml")
 SOURCES = ROOT / "overrides" / "assets" / "qa"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
@@ -53,7 +55,7 @@ def load_bundles(spec: Path = SPEC) -> list[Bundle]:
         if not (SOURCES / name).is_file()
     ]
     if missing:
-        raise SystemExit("\n".join(missing))
+        raise PluginError("\n".join(missing))
     return bundles
 
 
@@ -65,7 +67,7 @@ def load_alone(spec: Path = SPEC) -> tuple[str, ...]:
 def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) -> list[str]:
     """Build every bundle once and copy it into each language's site folder; returns the file names."""
     if not ESBUILD.exists():
-        raise SystemExit(f"ERROR   -  esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
+        raise PluginError(f"esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
     with tempfile.TemporaryDirectory(prefix="studysite-bundles-") as tmp:
         work = Path(tmp)
         names: list[str] = []
@@ -113,7 +115,7 @@ def _esbuild(work: Path, kind: str, ext: str, files: tuple[str, ...]) -> list[st
         args, cwd=work, capture_output=True, text=True, check=False, env=dict(os.environ, NO_COLOR="1")
     )
     if proc.returncode != 0:
-        raise SystemExit(f"esbuild failed for the {kind} {ext} bundle:\n{proc.stderr}")
+        raise PluginError(f"esbuild failed for the {kind} {ext} bundle:\n{proc.stderr}")
     source_map = work / "out" / f"{out}.map"
     data = json.loads(source_map.read_text(encoding="utf-8"))
     # ../NAME (relative to out/) -> overrides/assets/qa/NAME: where a reader of the map finds the file

@@ -54,6 +54,7 @@ from urllib.parse import quote, unquote
 
 from .i18n import STRINGS, t
 from .model import Lang
+from .project import ROOT
 
 ZIP_PATH = "downloads/ai-infra-site.zip"
 """The download, relative to the site root (the home page of each language links to it)."""
@@ -70,7 +71,6 @@ SERVE_COMMAND = "python3 -m http.server -b 127.0.0.1"
 """The one command that serves the unzipped folder (search needs HTTP)."""
 SERVE_URL = "http://127.0.0.1:8000/"
 HASH_CHARS = 16
-ROOT = Path(__file__).resolve().parent.parent
 SW_SOURCE = ROOT / "overrides" / "sw.js"
 FILE_FETCH_SOURCE = ROOT / "overrides" / "assets" / "qa" / "file-fetch.js"
 FILE_DATA = "assets/qa/file-data.js"

@@ -347,7 +347,7 @@ def redirect_page(target: str, lang: Lang) -> str:
 
 
 def nav_json(site: Site, lang: Lang) -> str:
-    """The navigation the mkdocs hook installs: the same few site-wide pages for every size of site.
+    """The navigation the studysite plugin installs: the same few site-wide pages for every size of site.
 
     Banks and questions are not in it. Material writes the whole navigation into every page, so a
     bank section per bank made each page grow with the corpus (175 KB a question page at 5,000

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from mkdocs.exceptions import PluginError
+
 from . import parallel
 from .i18n import STRINGS
+from .project import ROOT
 
-log = logging.getLogger("mkdocs.hooks.studysite")
-ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("mkdocs.plugins.studysite")
 _STARTED = time.perf_counter()
 PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
 """The npm package's own launcher: it runs the extended binary of this platform's `@pagefind/*` package."""
@@ -99,17 +101,13 @@ class EnglishBuild:
         self.scratch = self.final.with_name(".en-build")
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+        # The same Python: it imports the installed package and finds the plugin by its entry point, as MkDocs here did.
         code = "import sys, studysite.site_finish as f; f._english_child(sys.argv[1:])"
         args = [en_file, str(self.scratch), site_url, "1" if strict else ""]
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, *args], env=env, stdout=self.log, stderr=subprocess.STDOUT
-        )
+        self.proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=self.log, stderr=subprocess.STDOUT)
 
     def finish(self) -> None:
         """Wait for the child, pass its log on, and put its site in place (raises if it failed)."""
-        from mkdocs.exceptions import PluginError
-
         code = self.proc.wait()
         self.log.seek(0)
         for line in self.log.read().decode("utf-8", "replace").splitlines():
@@ -164,8 +162,6 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
     pagefind = start_pagefind(site_dir)
     try:
         if generated is not None and generated.sources is not None:
-            from mkdocs.exceptions import PluginError
-
             from .verify import check_built_site, check_lists
 
             problems = check_built_site(generated.sources.banks, generated.site, site_dir)
@@ -236,8 +232,8 @@ def start_pagefind(site_dir: Path) -> subprocess.Popen[str]:
     """Start indexing both languages. A site without search is a failed build, not a warning."""
     binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
     if not binary.exists():
-        raise SystemExit(
-            f"ERROR   -  Pagefind is not installed ({binary}): the site would have no search. Run `npm ci` (make does it)."
+        raise PluginError(
+            f"Pagefind is not installed ({binary}): the site would have no search. Run `npm ci` (make does it)."
         )
     out = site_dir / "pagefind"
     if out.exists():
@@ -274,15 +270,13 @@ def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[s
     """Wait for the index, then check that every language has one (a missing index fails the build)."""
     out, err = proc.communicate()
     if proc.returncode != 0:
-        raise SystemExit(f"pagefind failed:\n{out}\n{err}")
+        raise PluginError(f"pagefind failed:\n{out}\n{err}")
     from .verify import check_search
 
     problems = check_search(site_dir, languages)
     for problem in problems:
         log.error(str(problem))
     if problems:
-        from mkdocs.exceptions import PluginError
-
         raise PluginError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
 
 

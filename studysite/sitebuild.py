@@ -20,11 +20,12 @@ from .errors import Problems, os_error
 from .write import PendingFile, build_lock, remove_stale_staging, swap_dirs, sync_dir, sync_tree
 
 LOCKED_ENV = "STUDYSITE_LOCKED"
-"""Set to 1 for the MkDocs hook: a slugs.lock that would change fails the build (CI)."""
+"""Set to 1 for the MkDocs plugin: a slugs.lock that would change fails the build (CI)."""
 
 
-def main(argv: list[str], root: Path) -> int:
-    parser = argparse.ArgumentParser(prog="build_site.py", description=__doc__)
+def main(argv: list[str], root: Path, prog: str = "build_site.py") -> int:
+    """Build `root`'s site (site/ from mkdocs.yml and banks/ by default); returns the exit status."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--site-dir", type=Path, default=root / "site")
     parser.add_argument("--config", type=Path, default=root / "mkdocs.yml")
     args = parser.parse_args(argv)

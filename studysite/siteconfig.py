@@ -1,7 +1,7 @@
 """Validate the site's own settings (`extra.qa` in mkdocs.yml / mkdocs.en.yml), blaming FILE:LINE and field.
 
 MkDocs validates its own options; `extra` is free-form to it, so a typo there would otherwise surface
-as a bare KeyError traceback from the hook.
+as a bare KeyError traceback from the plugin.
 """
 
 from __future__ import annotations

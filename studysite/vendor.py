@@ -11,7 +11,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from mkdocs.exceptions import PluginError
+
+from .project import ROOT
+
 VENDOR_DIR = "assets/qa/vendor"
 """Where the libraries go, relative to the site root."""
 
@@ -52,7 +55,7 @@ def copy_vendor(site_dir: Path, node_modules: Path = ROOT / "node_modules") -> l
         if rel and not (node_modules / v.package / rel).is_file()
     ]
     if missing:
-        raise SystemExit("missing front-end libraries (run `npm ci`): " + ", ".join(missing))
+        raise PluginError("missing front-end libraries (run `npm ci`): " + ", ".join(missing))
     out = site_dir / VENDOR_DIR
     out.mkdir(parents=True, exist_ok=True)
     written = []

@@ -111,12 +111,13 @@ def build_pages(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProc
 
 
 def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dict[str, str]:
-    """Copy the site configs into `work` (pointing at this checkout's hook and theme); returns the env to run in."""
+    """Copy the site configs into `work` (pointing at this checkout's theme); returns the env to run in.
+
+    The studysite plugin is the one installed in .venv (an editable install of this checkout)."""
     (work / "docs").mkdir(parents=True, exist_ok=True)  # as in a fresh clone
     for name in ("mkdocs.yml", "mkdocs.en.yml"):
         text = (ROOT / name).read_text(encoding="utf-8")
         text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
-        text = text.replace("  - studysite/mkdocs_hook.py", f"  - {ROOT / 'studysite' / 'mkdocs_hook.py'}")
         text = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", text)
         (work / name).write_text(text, encoding="utf-8")
     env = dict(os.environ, STUDYSITE_BANKS=str(banks), NO_MKDOCS_2_WARNING="1")

@@ -1,0 +1,171 @@
+"""The MkDocs plugin (studysite/plugin.py) and the MkDocs 1.6 behaviour it relies on.
+
+The plugin keeps its Session on its instance and speeds up `mkdocs serve` by caching the theme's
+file list (studysite/theme_cache.py): both depend on MkDocs internals, checked here so that an
+upgrade of MkDocs fails these tests rather than silently losing state or listing stale files.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import shutil
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import jinja2
+import mkdocs
+import pytest
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.theme import Theme
+
+from studysite import theme_cache
+from studysite.plugin import StudySitePlugin
+from tests.sitekit import FIXTURE_BANKS, ROOT
+
+pytestmark = pytest.mark.unit
+
+
+def _config(tmp_path: Path, plugin: str = "- studysite", extra: str = "") -> MkDocsConfig:
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"site_name: t\ntheme:\n  name: material\n  custom_dir: {ROOT / 'overrides'}\nplugins:\n  {plugin}\n{extra}",
+        encoding="utf-8",
+    )
+    return load_config(str(config))
+
+
+def test_the_entry_point_names_the_plugin_class() -> None:
+    (found,) = [ep for ep in entry_points(group="mkdocs.plugins") if ep.name == "studysite"]
+    assert found.load() is StudySitePlugin
+
+
+def test_mkdocs_keeps_one_plugin_instance_per_process(tmp_path: Path) -> None:
+    """The Session lives on the instance: every `mkdocs serve` rebuild loads the config again."""
+    first, second = _config(tmp_path), _config(tmp_path)
+    plugin = first.plugins["studysite"]
+    assert isinstance(plugin, StudySitePlugin)
+    assert second.plugins["studysite"] is plugin
+
+
+def test_options_default_to_the_banks_beside_mkdocs_yml(tmp_path: Path) -> None:
+    plugin = _config(tmp_path).plugins["studysite"]
+    assert isinstance(plugin, StudySitePlugin)
+    assert Path(plugin.config.banks) == tmp_path / "banks"
+    assert plugin.config.finish == "all"
+    other = _config(tmp_path, "- studysite: {banks: elsewhere, finish: search}").plugins["studysite"]
+    assert isinstance(other, StudySitePlugin)
+    assert (Path(other.config.banks), other.config.finish) == (tmp_path / "elsewhere", "search")
+
+
+def test_an_unknown_option_value_is_a_config_error(tmp_path: Path) -> None:
+    from mkdocs.exceptions import Abort
+
+    with pytest.raises(Abort):
+        _config(tmp_path, "- studysite: {finish: most}")
+
+
+def test_bad_extra_qa_leaves_as_a_plugin_error_after_file_line_messages(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = _config(tmp_path, extra=_QA.replace("lang: zh\n", "lang: fr\n", 1))
+    lines = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    line = lines.index("    lang: fr") + 1
+    with (
+        caplog.at_level(logging.ERROR),
+        pytest.raises(PluginError, match=r"^1 problem\(s\) in the site configuration$"),
+    ):
+        StudySitePlugin().on_config(config)
+    assert f"{tmp_path / 'mkdocs.yml'}:{line}: extra.qa.lang: must be one of zh, en (got 'fr')" in caplog.text
+
+
+def test_a_bad_bank_leaves_as_a_plugin_error_and_docs_untouched(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    banks = tmp_path / "banks"
+    shutil.copytree(FIXTURE_BANKS, banks)
+    bank = banks / "ai-infra-3.txt"
+    bank.write_text(bank.read_text(encoding="utf-8") + "\nQ: \n", encoding="utf-8")
+    monkeypatch.delenv("STUDYSITE_BANKS", raising=False)
+    monkeypatch.delenv("STUDYSITE_SKIP_GENERATE", raising=False)
+    config = _config(tmp_path, extra=_QA)
+    plugin = config.plugins["studysite"]
+    assert isinstance(plugin, StudySitePlugin)
+    with (
+        caplog.at_level(logging.ERROR),
+        pytest.raises(PluginError, match=r"problem\(s\) in banks/; docs/ left unchanged"),
+    ):
+        plugin.on_config(config)
+    assert f"{bank}:" in caplog.text
+    assert list((tmp_path / "docs").iterdir()) == []
+
+
+def test_docs_without_the_generated_nav_is_a_plugin_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is: never generated, it fails in one line, not a traceback."""
+    monkeypatch.setenv("STUDYSITE_SKIP_GENERATE", "1")
+    config = _config(tmp_path, extra=_QA)
+    with pytest.raises(PluginError, match=r"\.nav\.json: no such file or directory.*`make pages`"):
+        StudySitePlugin().on_config(config)
+    (tmp_path / "docs" / ".nav.json").write_text("[", encoding="utf-8")
+    with pytest.raises(PluginError, match=r"\.nav\.json: not the generator's JSON"):
+        StudySitePlugin().on_config(config)
+
+
+def test_the_theme_file_cache_lists_what_mkdocs_lists(tmp_path: Path) -> None:
+    """MkDocs 1.6 finds a theme's static files through `Theme.get_env()` and the environment's
+    `list_templates`; the cache must see those calls and give the same files, and notice a new
+    file in our overrides."""
+    overrides = tmp_path / "overrides"
+    shutil.copytree(ROOT / "overrides", overrides)
+    config = _config(tmp_path)
+    config.theme = Theme(name="material", custom_dir=str(overrides))
+    assert isinstance(config.theme.get_env(), jinja2.Environment)
+    plain = _theme_files(config)
+    listed: dict[tuple[object, ...], list[str]] = {}
+    assert theme_cache.remember_theme_files(config.theme, listed), (
+        f"MkDocs {mkdocs.__version__} is not {theme_cache.SUPPORTED}x: check studysite/theme_cache.py's "
+        "assumptions against it, then widen SUPPORTED"
+    )
+    assert _theme_files(config) == plain
+    assert len(listed) == 1, "MkDocs no longer lists the theme's files through Environment.list_templates"
+    assert _theme_files(config) == plain and len(listed) == 1  # the second build: from the cache
+    (overrides / "assets" / "new.css").write_text("a{}", encoding="utf-8")
+    assert _theme_files(config) == sorted([*plain, "assets/new.css"])
+    assert len(listed) == 2
+
+
+def test_the_theme_file_cache_stays_off_on_another_mkdocs(tmp_path: Path) -> None:
+    theme = Theme(name="material")
+    before = theme.get_env
+    assert not theme_cache.remember_theme_files(theme, {}, version="1.7.0")
+    assert theme.get_env == before
+
+
+def test_python_m_studysite_site_is_the_make_site_driver(tmp_path: Path) -> None:
+    """`make site` runs `python -m studysite site`: it takes build_site.py's options; anything else is a usage error."""
+    run = functools.partial(subprocess.run, capture_output=True, text=True, check=False, cwd=tmp_path)
+    helped = run([sys.executable, "-m", "studysite", "site", "--help"])
+    assert helped.returncode == 0 and "python -m studysite site" in helped.stdout and "--site-dir" in helped.stdout
+    wrong = run([sys.executable, "-m", "studysite", "sites"])
+    assert wrong.returncode == 2 and "usage: python -m studysite site" in wrong.stderr
+
+
+def _theme_files(config: MkDocsConfig) -> list[str]:
+    files = Files([])
+    files.add_files_from_theme(config.theme.get_env(), config)
+    return sorted(f.src_uri for f in files)
+
+
+_QA = """extra:
+  qa:
+    lang: zh
+    languages:
+      - {lang: zh, name: 中文, root: ""}
+      - {lang: en, name: English, root: "en/"}
+"""
