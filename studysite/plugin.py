@@ -33,7 +33,7 @@ from .errors import BuildError, os_error
 from .session import FinishArgs, Session
 from .sitebuild import LOCKED_ENV
 from .siteconfig import check_qa
-from .theme_cache import TemplateCache, remember_theme_files
+from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files
 
 BANKS_ENV = "STUDYSITE_BANKS"
 """Overrides the `banks` option for one build (the tests build copies of the banks)."""
@@ -107,6 +107,8 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             if self.session.templates is None:
                 self.session.templates = TemplateCache()
             env.bytecode_cache = self.session.templates
+        else:
+            env.bytecode_cache = disk_template_cache()
         return env
 
     def on_template_context(self, context: Any, /, *, template_name: str, config: MkDocsConfig) -> Any:

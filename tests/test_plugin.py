@@ -169,3 +169,49 @@ _QA = """extra:
       - {lang: zh, name: 中文, root: ""}
       - {lang: en, name: English, root: "en/"}
 """
+
+
+def _material_env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
+    """Material's base template with our overrides, as MkDocs loads it, with `cache` as its bytecode cache."""
+    env = Theme(name="material", custom_dir=str(ROOT / "overrides")).get_env()
+    env.bytecode_cache = cache
+    return env
+
+
+def test_compiled_templates_are_kept_on_disk_and_used_by_the_next_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": str(tmp_path / "t")})
+    assert cache is not None
+    first = _material_env(cache).get_template("main.html")
+    assert list((tmp_path / "t").iterdir()), "nothing was cached"
+    compiled: list[str] = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment, "compile", lambda self, *a, **k: compiled.append(str(a[1:2])) or real(self, *a, **k)
+    )
+    second = _material_env(theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": str(tmp_path / "t")}))
+    again = second.get_template("main.html")
+    assert compiled == [], f"compiled again despite the cache: {compiled}"
+    assert again.render.__code__.co_code == first.render.__code__.co_code
+
+
+def test_a_broken_or_unwritable_template_cache_never_fails_a_build(tmp_path: Path) -> None:
+    where = tmp_path / "t"
+    reference = _material_env(None).get_template("404.html").render.__code__.co_code
+    cache = theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": str(where)})
+    _material_env(cache).get_template("404.html")
+    for entry in where.iterdir():  # every entry cut short, as a killed build or a full disk leaves it
+        entry.write_bytes(entry.read_bytes()[:40])
+    assert _material_env(cache).get_template("404.html").render.__code__.co_code == reference
+    where.chmod(0o500)  # read-only: nothing can be written (root ignores modes, so also a file as the folder)
+    try:
+        blocked = tmp_path / "file"
+        blocked.write_text("not a folder", encoding="utf-8")
+        for folder in (where, blocked / "t"):
+            env = _material_env(theme_cache.DiskTemplateCache(str(folder)))
+            assert env.get_template("404.html").render.__code__.co_code == reference
+    finally:
+        where.chmod(0o700)
+    assert theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": str(blocked / "t")}) is None
+    assert theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": ""}) is None  # switched off
