@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from itertools import chain, count
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .model import Entry, Lang, Question
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_RELATED = 5
 MIN_SCORE = 1.0
@@ -90,6 +92,8 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
     here, most of it numbering the terms. Ties (equal totals, compared at 1e-9 so the order of the
     sums does not matter) go to the earlier question.
     """
+    import numpy as np  # here, not above: importing it costs each build process ~0.25 s, and most never link
+
     n = len(entries)
     q, t, w, idf = _rare_terms([terms[e.slug] for e in entries])
     if not len(q):
@@ -129,6 +133,8 @@ def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) 
 
 def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How many tags questions a[k] and b[k] share, for every k."""
+    import numpy as np
+
     ids: dict[str, int] = {}
     rows = [[ids.setdefault(tag, len(ids)) for tag in e.tags] for e in entries]
     has = np.zeros((len(entries), max(1, len(ids))), dtype=np.uint8)
@@ -203,6 +209,8 @@ def _rare_terms(weights: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray
     more than `answer_cap` only where it is in the question's title. Terms are numbered in order of
     first use (a C-level dict lookup per term), the rest is array work.
     """
+    import numpy as np
+
     n = len(weights)
     cap = max(4, min(MAX_POSTING, n // 10))
     answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
