@@ -98,8 +98,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         config.theme.static_templates.discard("sitemap.xml")
         if session.dirty and session.finished_once:
             config.theme.static_templates.discard("404.html")  # a --dirty rebuild: the first build wrote it
-        if session.command == "serve":
-            remember_theme_files(config.theme, session.theme_files)
+        remember_theme_files(config.theme, session.theme_files if session.command == "serve" else None)
         return config
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Any) -> jinja2.Environment:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,31 @@ def test_the_theme_file_cache_lists_what_mkdocs_lists(tmp_path: Path) -> None:
     (overrides / "assets" / "new.css").write_text("a{}", encoding="utf-8")
     assert _theme_files(config) == sorted([*plain, "assets/new.css"])
     assert len(listed) == 2
+
+
+def test_builds_list_the_theme_files_mkdocs_lists_without_walking_hidden_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside `mkdocs serve` nothing is kept, but Material's hidden icon folder is not walked: the
+    files found are MkDocs' own, with a hidden folder in our overrides too."""
+    overrides = tmp_path / "overrides"
+    shutil.copytree(ROOT / "overrides", overrides)
+    (overrides / ".hidden").mkdir()
+    (overrides / ".hidden" / "x.css").write_text("a{}", encoding="utf-8")
+    (overrides / "assets" / ".x.css").write_text("a{}", encoding="utf-8")
+    config = _config(tmp_path)
+    config.theme = Theme(name="material", custom_dir=str(overrides))
+    plain = _theme_files(config)
+    walked: list[str] = []
+    real_walk = os.walk
+    monkeypatch.setattr(
+        os, "walk", lambda top, **kw: (walked.append(d) or (d, n, f) for d, n, f in real_walk(top, **kw))
+    )
+    assert theme_cache.remember_theme_files(config.theme, None)
+    assert _theme_files(config) == plain
+    hidden = [d for d in walked if any(part in d for part in ("/.icons", "/.hidden"))]
+    assert walked and not hidden, f"walked into a hidden folder: {hidden[:3]}"
+    assert any("material" in d for d in walked)  # (the walk above was ours: os.walk was seen)
 
 
 def test_the_theme_file_cache_stays_off_on_another_mkdocs(tmp_path: Path) -> None:
