@@ -7,11 +7,13 @@ unused, so a build can take any entry it finds, and docs/ is the same byte for b
 the cache (tests/test_cache.py builds both and compares).
 
 The cache lives beside the docs folder in a hidden folder (`.docs.cache/` for `docs/`, git-ignored),
-one file per shard (the model's stages; the pages of each language, written by the process that
-rendered them). A shard holds only the entries the last build used, so it never grows past one
-site's worth. Anything wrong with a shard (missing, truncated, corrupt, from another version of the
-code, unreadable) makes it count as empty; a shard that cannot be written (full disk, read-only
-folder) is left out. Neither ever fails or changes a build.
+one file per shard (the model's stages, the pages of each language written by
+the process that rendered them). A shard is a series of records: a build appends one with the
+entries it added (after one edit, a few pages: not the whole site again), and writes the shard anew,
+with only the entries it used, once most of it is entries no build used since; so it stays within
+about twice one site's worth. Anything wrong with a record (cut short, corrupt, from another version
+of the code) makes it and what follows count as empty; a shard that cannot be read is empty, one that
+cannot be written (full disk, read-only folder) is left as it was. Neither ever fails or changes a build.
 """
 
 from __future__ import annotations
@@ -36,13 +38,22 @@ MISSING: Any = object()
 
 
 class Memo:
-    """One shard: the entries the previous build stored, and those this build used or added."""
+    """One shard: the entries the previous build stored, and those this build used or added.
+
+    Values are kept pickled one by one until asked for: reading a shard is then a copy of its bytes,
+    and each entry's size is known (how much of the file is still used decides when to write it anew).
+    """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: dict[bytes, Any] = _load(path) if path is not None else {}
+        self._old: dict[bytes, bytes] = {}
+        self._size = 0  # bytes of the file as read
+        self._clean = False  # the file is whole and of this code: a record can be appended to it
+        if path is not None:
+            self._old, self._size, self._clean = _load(path)
         self._new: dict[bytes, Any] = {}
-        self._added = False
+        self._kept: dict[bytes, bytes] = {}  # entries of the file used again, still pickled
+        self._added: set[bytes] = set()
 
     @property
     def enabled(self) -> bool:
@@ -61,41 +72,68 @@ class Memo:
         """The value stored under `key`, or MISSING."""
         if key in self._new:
             return self._new[key]
-        value = self._old.get(key, MISSING)
-        if value is not MISSING:
-            self._new[key] = value  # used again: kept for the next build
+        raw = self._old.get(key)
+        if raw is None:
+            return MISSING
+        try:
+            value = pickle.loads(raw)
+        except Exception:  # a value that no longer loads (a class renamed): computed again
+            return MISSING
+        self._new[key] = value
+        self._kept[key] = raw  # used again: kept for the next build
         return value
 
     def put(self, key: bytes, value: Any) -> Any:
         if self.path is not None:
             self._new[key] = value
-            self._added = True
+            self._added.add(key)
         return value
 
-    def fresh(self) -> dict[bytes, Any]:
-        """What this build used or added (for a forked process to send back)."""
-        return self._new
-
-    def merge(self, entries: dict[bytes, Any]) -> None:
-        if self.path is not None:
-            for key, value in entries.items():
-                self._added = self._added or key not in self._old
-                self._new[key] = value
-
     def save(self) -> None:
-        """Write the shard (written aside, then renamed over the old one); any failure leaves it out."""
-        if self.path is None or (not self._added and len(self._new) == len(self._old)):
-            return  # the file holds exactly these entries already
+        """Append what this build added to the shard, or write it anew (aside, then renamed over it) when
+        most of the file would be entries this build did not use. Any failure leaves the cache out, never
+        the build."""
+        if self.path is None:
+            return
+        try:
+            fresh = {
+                k: pickle.dumps(self._new[k], protocol=pickle.HIGHEST_PROTOCOL)
+                for k in self._added
+                if k not in self._kept
+            }
+            used = sum(map(len, self._kept.values())) + sum(map(len, fresh.values()))
+            if self._clean and self._size + sum(map(len, fresh.values())) <= 2 * used + _SLACK:
+                if fresh:
+                    self._append(_record(fresh))
+            else:
+                self._rewrite(_record({**self._kept, **fresh}))
+        except Exception:  # a full disk, a read-only folder, no memory: the build does not need it
+            pass
+
+    def _append(self, record: bytes) -> None:
+        assert self.path is not None
+        with open(self.path, "r+b") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            try:
+                handle.write(record)
+                handle.flush()
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    handle.truncate(end)  # a torn record would hide every later one
+                raise
+
+    def _rewrite(self, record: bytes) -> None:
+        assert self.path is not None
         tmp = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            payload = pickle.dumps((code_digest(), self._new), protocol=pickle.HIGHEST_PROTOCOL)
             with open(tmp, "wb") as handle:
-                handle.write(SERIAL + _check(payload) + payload)
+                handle.write(SERIAL + record)
             os.replace(tmp, self.path)
-        except Exception:  # a full disk, a read-only folder, no memory: the build does not need it
+        except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            raise
 
 
 NULL = Memo(None)
@@ -160,30 +198,48 @@ def code_digest() -> bytes:
     return _code[0]
 
 
-def _load(path: Path) -> dict[bytes, Any]:
-    """A shard's entries; empty when the file is missing or anything about it is wrong."""
+def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:
+    """A shard's entries (values still pickled), the file's size, and whether the whole file is sound
+    and of this code. A record that is damaged or cut short ends the reading (it and what follows
+    count as empty); a record of other code is skipped."""
+    entries: dict[bytes, bytes] = {}
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        start = len(SERIAL) + _CHECK_BYTES
-        payload = data[start:]
-        if data[: len(SERIAL)] != SERIAL or data[len(SERIAL) : start] != _check(payload):
-            return {}
-        code, entries = pickle.loads(payload)
-        if code != code_digest() or not isinstance(entries, dict):
-            return {}
-        return entries
-    except Exception:  # unreadable, truncated, corrupt: rebuilt from the inputs
-        return {}
+        if data[: len(SERIAL)] != SERIAL:
+            return {}, len(data), False
+        at, clean = len(SERIAL), True
+        while at < len(data):
+            size = int.from_bytes(data[at : at + 8], "little")
+            payload = data[at + _CHECK_BYTES : at + _CHECK_BYTES + size]
+            if len(payload) != size or data[at : at + _CHECK_BYTES] != _check(payload):
+                return entries, len(data), False
+            code, found = pickle.loads(payload)
+            at += _CHECK_BYTES + size
+            if code != code_digest() or not isinstance(found, dict):
+                clean = False
+                continue
+            entries.update(found)
+    except Exception:  # missing, unreadable, corrupt: rebuilt from the inputs
+        return {}, 0, False
+    return entries, len(data), clean
+
+
+def _record(entries: dict[bytes, bytes]) -> bytes:
+    payload = pickle.dumps((code_digest(), entries), protocol=pickle.HIGHEST_PROTOCOL)
+    return _check(payload) + payload
 
 
 def _check(payload: bytes) -> bytes:
-    # Length and CRC-32 find a truncated or damaged file (what a crash or a bad disk leaves) at a
+    # Length and CRC-32 find a truncated or damaged record (what a crash or a bad disk leaves) at a
     # third of the cost of SHA-256 over ~90 MB of pages; the cache guards against accidents, not
     # against someone who can write into the repository anyway.
     return len(payload).to_bytes(8, "little") + zlib.crc32(payload).to_bytes(4, "little")
 
 
 _CHECK_BYTES = 12
+_SLACK = 1 << 20
+"""Bytes a shard may hold beyond twice what the last build used before it is written anew (a small
+site's shard would otherwise be rewritten for every edit of its largest page)."""
 _code: list[bytes] = []
 _LIBRARIES = ("numpy", "pymdown-extensions", "PyYAML", "Markdown")

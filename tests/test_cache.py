@@ -236,3 +236,40 @@ def test_in_place_builds_use_the_cache_too(tmp_path: Path) -> None:
         assert _tree(tmp_path / "docs") == _tree(tmp_path / "plain")
         _answer(banks)
         generate(banks, tmp_path / "plain", use_cache=False)
+
+
+@pytest.mark.unit
+def test_the_cache_stays_within_about_two_sites_worth(tmp_path: Path) -> None:
+    """Each edit adds a record with the pages it changed; old entries are dropped once they are most of a shard."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    shards = tmp_path / ".docs.cache"
+    fresh = {p.name: p.stat().st_size for p in shards.iterdir()}
+    bank = banks / BANK
+    for n in range(30):
+        _replace(bank, "估算公式：" if n == 0 else f"估算公式（{n}）：", f"估算公式（{n + 1}）：")
+        generate(banks, docs)
+        sizes = {p.name: p.stat().st_size for p in shards.iterdir()}
+        # (a shard may hold a little more than twice its entries before it is written anew)
+        assert all(sizes[name] <= 2.2 * fresh[name] + cache._SLACK for name in fresh), (n, sizes, fresh)
+    assert sizes["pages-zh.pickle"] < n * 20_000, "written anew along the way (each edit changes ~70 KB of pages)"
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    assert generate(banks, docs).files == want.files
+
+
+@pytest.mark.unit
+def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered: list[str]) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    _answer(banks)
+    generate(banks, docs)  # appends the pages this edit changed
+    shard = tmp_path / ".docs.cache" / "pages-zh.pickle"
+    shard.write_bytes(shard.read_bytes()[:-10])
+    rendered.clear()
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    rendered.clear()
+    assert generate(banks, docs).files == want.files
+    # the Chinese pages of the cut record are rendered again; the first record's are still used
+    assert 0 < len(rendered) < 2 * len(want.site.entries)
