@@ -80,6 +80,9 @@ class Sources:
     """banks/translations.lock: which Chinese each English question translates, by `bank/slug`."""
     notes: tuple[notes.NoteSource, ...] = ()
     """Editor's notes of every bank (banks/NAME.notes.yml), not yet checked against the slugs."""
+    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False)
+    """Bank path -> each question's digest (cache.digest), for banks read through the cache: kept with
+    the parse, so later stages' keys need not hash the questions again (studysite/cache.py)."""
 
 
 @dataclass
@@ -121,9 +124,10 @@ def generate(
     """
     problems = Problems()
     memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
+    known = cache.Digests()
     sources = load_sources(banks_dir, problems, memo)
     problems.raise_if_any(strict=strict)
-    site, lock_text = build_site_model(sources, memo)
+    site, lock_text = build_site_model(sources, memo, known)
     check_content(site, sources, problems)
     problems.raise_if_any(strict=strict)
     lock_path = banks_dir / LOCK
@@ -165,11 +169,13 @@ def generate(
                     p.commit()
 
             if in_place:
-                result.files = render_files(site, repo_url, site_url, cached)
+                result.files = render_files(site, repo_url, site_url, cached, known)
                 result.written = write_tree_in_place(docs_dir, result.files)
                 commit_locks()
             else:
-                result.files = render_and_swap(site, docs_dir, repo_url, site_url, then=commit_locks, cached=cached)
+                result.files = render_and_swap(
+                    site, docs_dir, repo_url, site_url, then=commit_locks, cached=cached, known=known
+                )
         finally:
             for p in pending:
                 p.discard()
@@ -234,10 +240,13 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
     if not (banks_dir / TAXONOMY).exists() and not (banks_dir / TAXONOMY).is_symlink():
         problems.error(banks_dir / TAXONOMY, 0, "taxonomy file not found")
     pairs = []
+    digests: dict[str, tuple[bytes, ...]] = {}
     for bank_id, path in sorted(zh.items()):
-        bank = _parse_cached(memo, problems, path, "zh", functools.partial(parse_bank, path, bank_id, "zh"))
+        bank = _parse_cached(memo, problems, path, "zh", functools.partial(parse_bank, path, bank_id, "zh"), digests)
         translation = (
-            _parse_cached(memo, problems, en[bank_id], "en", functools.partial(_parse_en, en[bank_id], bank_id))
+            _parse_cached(
+                memo, problems, en[bank_id], "en", functools.partial(_parse_en, en[bank_id], bank_id), digests
+            )
             if bank_id in en
             else None
         )
@@ -277,14 +286,20 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
             )
             continue
         found_notes += notes.load_notes(path, tags, problems)
-    return Sources(tuple(pairs), tags, tuple(lock), glossary, tr_lock, tuple(found_notes))
+    return Sources(tuple(pairs), tags, tuple(lock), glossary, tr_lock, tuple(found_notes), digests)
 
 
 def _parse_cached(
-    memo: Memo, problems: Problems, path: Path, kind: str, parse: Callable[[Problems, bytes | None], Bank | None]
+    memo: Memo,
+    problems: Problems,
+    path: Path,
+    kind: str,
+    parse: Callable[[Problems, bytes | None], Bank | None],
+    digests: dict[str, tuple[bytes, ...]],
 ) -> Bank | None:
     """`parse(problems, raw)` of the file's bytes, or what it gave for the same bytes before: the bank
-    and the warnings, replayed. A file with errors is parsed every time (the build stops anyway)."""
+    and the warnings, replayed. A file with errors is parsed every time (the build stops anyway).
+    Its questions' digests, computed with the parse and kept with it, go into `digests`."""
     if not memo.enabled:
         return parse(problems, None)
     try:
@@ -295,16 +310,19 @@ def _parse_cached(
     key = memo.key("parse", kind, str(path), os.getcwd(), raw)
     hit = memo.get(key)
     if hit is not MISSING:
-        bank, warnings = hit
+        bank, warnings, named = hit
         problems.warnings.extend(warnings)
-        return bank  # type: ignore[no-any-return]
-    found = Problems()
-    bank = parse(found, raw)
-    problems.errors.extend(found.errors)
-    problems.warnings.extend(found.warnings)
-    if not found.errors:
-        memo.put(key, (bank, found.warnings))
-    return bank
+    else:
+        found = Problems()
+        bank = parse(found, raw)
+        problems.errors.extend(found.errors)
+        problems.warnings.extend(found.warnings)
+        named = tuple(cache.digest(q) for q in bank.questions) if bank is not None else ()
+        if not found.errors:
+            memo.put(key, (bank, found.warnings, named))
+    if bank is not None:
+        digests[bank.path] = named
+    return bank  # type: ignore[no-any-return]
 
 
 def _parse_en(path: Path, bank_id: str, problems: Problems, raw: bytes | None) -> Bank | None:
@@ -335,14 +353,15 @@ def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
     return len(problems.errors) == before
 
 
-def build_site_model(sources: Sources, memo: Memo = cache.NULL) -> tuple[Site, str]:
+def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Digests | None = None) -> tuple[Site, str]:
     """Enrich the parsed banks: slugs (and the new lock text), tags, related questions, inline links.
 
     From PARALLEL_FROM questions on (with a second core), forked children tag the questions and
     find the inline links while this process reads each question's terms and relates them: the
     same results, each stage's work unchanged, about half the wait. Tags, inline links and related
     questions that `memo` holds for the same inputs are taken from it. (Not each question's terms:
-    reading them from the cache took about as long as finding them.)
+    reading them from the cache took about as long as finding them.) The questions' digests go into
+    `known`, for the page keys (studysite/render.py).
     """
     candidates = [
         # Only a translation tied by position names new questions in English; a keyed one names the slug.
@@ -362,8 +381,11 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL) -> tuple[Site, s
     note_of = {n.slug: n for n in sources.notes}
     fork = _forks(len(candidates))
     # What `memo` keys each stage's result by: a hash of each question in each language, the taxonomy.
-    zh_d = [cache.digest(c.zh) for c in candidates] if memo.enabled else []
-    en_d = [cache.digest(c.en) for c in candidates] if memo.enabled else []
+    known = known if known is not None else cache.Digests()
+    if memo.enabled:
+        _name_questions(sources, known)
+    zh_d = [known.of(c.zh) for c in candidates] if memo.enabled else []
+    en_d = [known.of(c.en) for c in candidates] if memo.enabled else []
     tax = cache.digest(sources.tags) if memo.enabled else b""
     tag_keys = [memo.key("tags", tax, z, e) for z, e in zip(zh_d, en_d, strict=True)]
     tags_of: list[tuple[str, ...]] = [memo.get(k) for k in tag_keys] if memo.enabled else [MISSING] * len(candidates)
@@ -444,6 +466,17 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL) -> tuple[Site, s
     return site, slugs.write_lock(Path(), new_lock)
 
 
+def _name_questions(sources: Sources, known: cache.Digests) -> None:
+    """Each parsed question's digest, as computed when its file was parsed (and kept in the cache with
+    the parse): the bank holds the very question objects that were hashed, or unpickled from them."""
+    for pair in sources.banks:
+        for bank in pair:
+            named = sources.digests.get(bank.path) if bank is not None else None
+            if bank is not None and named is not None and len(named) == len(bank.questions):
+                for q, found in zip(bank.questions, named, strict=True):
+                    known.remember(q, found)
+
+
 def _read_or_none(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
@@ -460,16 +493,18 @@ def _both(cand: slugs.Candidate) -> list[Question]:
     return [cand.zh] + ([cand.en] if cand.en else [])
 
 
-def render_files(site: Site, repo_url: str = "", site_url: str = "", cached: Path | None = None) -> dict[str, str]:
+def render_files(
+    site: Site, repo_url: str = "", site_url: str = "", cached: Path | None = None, known: cache.Digests | None = None
+) -> dict[str, str]:
     """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
 
     docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
     the generator writes that file too, so swapping in a new tree keeps it. `cached`: the docs folder
-    whose page cache to use (see `render_language`).
+    whose page cache to use, `known` digests of the model's parts (see `render_language`).
     """
     files = {".gitignore": DOCS_GITIGNORE}
     for lang in LANGS:
-        files.update(render_language(site, lang, repo_url, site_url, cached))
+        files.update(render_language(site, lang, repo_url, site_url, cached, known))
     return files
 
 
@@ -480,12 +515,13 @@ def render_and_swap(
     site_url: str = "",
     then: Callable[[], None] | None = None,
     cached: Path | None = None,
+    known: cache.Digests | None = None,
 ) -> dict[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
     From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
     English pages while this process does the Chinese ones: the same files, in about half the time.
-    `then` runs right after the swap (see `staged_tree`); `cached` as in `render_language`.
+    `then` runs right after the swap (see `staged_tree`); `cached` and `known` as in `render_language`.
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
@@ -495,14 +531,14 @@ def render_and_swap(
             files = {
                 path: text
                 for lang in others
-                for path, text in render_language(site, lang, repo_url, site_url, cached).items()
+                for path, text in render_language(site, lang, repo_url, site_url, cached, known).items()
             }
             stage.write(files)
             return files
 
         side = parallel.Side(other_languages, fork=fork)
         try:
-            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url, cached)}
+            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url, cached, known)}
             stage.write(files)
         except BaseException:
             side.cancel()
@@ -513,19 +549,25 @@ def render_and_swap(
 
 
 def render_language(
-    site: Site, lang: Lang, repo_url: str = "", site_url: str = "", cached: Path | None = None
+    site: Site,
+    lang: Lang,
+    repo_url: str = "",
+    site_url: str = "",
+    cached: Path | None = None,
+    known: cache.Digests | None = None,
 ) -> dict[str, str]:
     """One language's generated files, by their path in docs/ (English under en/).
 
     `cached`: a docs folder whose cache (studysite/cache.py) holds pages of earlier builds; pages
     whose inputs are unchanged are taken from it, and the shard of this language is written back
-    (by the process that rendered it).
+    (by the process that rendered it). `known`: digests of the model's questions (build_site_model's),
+    found again by identity.
     """
     prefix = "" if lang == LANGS[0] else f"{lang}/"
     files: dict[str, str] = {}
     urls: dict[str, str] = {}
     memo = cache.shard(cached, f"pages-{lang}")
-    for page in render_site(site, lang, repo_url, site_url, memo):
+    for page in render_site(site, lang, repo_url, site_url, memo, known):
         path = prefix + page.path
         url = _url_of(path)
         if url in urls:  # a silent overwrite would lose a page

@@ -178,6 +178,26 @@ def digest(value: object) -> bytes:
     return hashlib.sha256(out.getbuffer()).digest()
 
 
+class Digests:
+    """Digests of model objects already known in this build, found again by identity (the very object,
+    not an equal one): a question parsed from a file is named by the file's parse key and its place,
+    which costs a fraction of pickling it; later stages and the forked page renderer reuse them."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[object, bytes]] = {}  # holds the object: its id stays its own
+
+    def remember(self, value: object, found: bytes) -> bytes:
+        self._by_id[id(value)] = (value, found)
+        return found
+
+    def of(self, value: object) -> bytes:
+        """`digest(value)`, or what `remember` was told for this very object."""
+        known = self._by_id.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return self.remember(value, digest(value))
+
+
 def code_digest() -> bytes:
     """A hash of the generator's code: every file of this package, the Python version, and the versions
     of the libraries whose results reach the pages (numbers from numpy, slugs from pymdown-extensions,

@@ -7,6 +7,7 @@ extension can turn a user's `*`, `<`, `$` or `|` into markup.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import os
@@ -50,7 +51,12 @@ class Page:
 
 
 def render_site(
-    site: Site, lang: Lang, repo_url: str = "", site_url: str = "", memo: Memo = cache.NULL
+    site: Site,
+    lang: Lang,
+    repo_url: str = "",
+    site_url: str = "",
+    memo: Memo = cache.NULL,
+    known: cache.Digests | None = None,
 ) -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
     and "edit the source" links to question pages. Question pages and print editions whose inputs
@@ -71,7 +77,7 @@ def render_site(
                 yield Page(path, text)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
-    keys = PageKeys(site, lang, memo, repo_url, site_url)
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     for bank in site.banks:
         for path, text in listings.bank_pages(site, bank, lang):
             yield Page(path, text)
@@ -118,9 +124,12 @@ class PageKeys:
     `question_page` and `print_pages` read (the code is part of every key, studysite/cache.py).
     Change what one of them reads, and its key here must change with it."""
 
-    def __init__(self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str) -> None:
+    def __init__(
+        self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str, known: cache.Digests | None = None
+    ) -> None:
         self.site, self.lang, self.memo = site, lang, memo
         self.urls = (repo_url, site_url)
+        self.known = known if known is not None else cache.Digests()
         self._entries: dict[str, bytes] = {}
         self._banks: dict[str, bytes] = {}
         if memo.enabled:
@@ -159,7 +168,10 @@ class PageKeys:
     def _entry(self, entry: Entry) -> bytes:
         found = self._entries.get(entry.slug)
         if found is None:
-            found = self._entries[entry.slug] = cache.digest(entry)
+            # Every field: the texts by their known digests, the rest (small) pickled.
+            rest = [getattr(entry, f.name) for f in dataclasses.fields(entry) if f.name != "text"]
+            texts = [self.known.of(entry.text[lang]) for lang in LANGS]
+            found = self._entries[entry.slug] = self.memo.key("entry", *texts, cache.digest(rest))
         return found
 
     def _bank(self, bank_id: str) -> bytes:
