@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from synthetic_banks import write_corpus  # noqa: E402
 
 from studysite import build as studybuild  # noqa: E402
+from studysite import cache  # noqa: E402
 from studysite.errors import Problems  # noqa: E402
 from studysite.model import LANGS  # noqa: E402
 from studysite.parallel import SERIAL_ENV, Side, can_fork  # noqa: E402
@@ -205,11 +206,12 @@ def make_corpus(label: str, questions: int) -> Corpus:
 
 
 def time_generator(c: Corpus, runs: int) -> Generated:
-    """generate() cold: into an empty folder (a fresh clone, CI); warm: again, nothing changed, its
-    output there (every local rebuild); after an edit: one answer line changed, then generate() with
-    the previous output. Medians of `runs` rounds; their CPU times go
+    """generate() cold: into an empty folder without the generator's cache (a fresh clone, CI); warm:
+    again, nothing changed, its output and cache there (every local rebuild); after an edit: one
+    answer line changed, then generate() with the previous output and cache. Medians of `runs`
+    rounds; their CPU times go
     to `cpu`. Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median
-    time of its phases (same functions); and the I/O floor: plain creation of the same files
+    time of its phases (same functions, without the cache); and the I/O floor: plain creation of the same files
     in an empty folder, no logic. The corpus gets its slugs.lock first, as a repository has one."""
     docs = c.work / "gen-docs"
     studybuild.generate(c.banks, docs)  # the lock a repository keeps beside its banks
@@ -220,6 +222,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     try:
         for n in range(runs):
             shutil.rmtree(docs, ignore_errors=True)
+            shutil.rmtree(cache.folder_for(docs), ignore_errors=True)  # cold is a fresh clone: no cache either
             for name, times in (("cold", cold), ("warm", warm), ("edit", edit)):
                 if name == "edit":
                     lines = original.split("\n")
@@ -232,6 +235,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     finally:
         bank.write_text(original, encoding="utf-8")
     shutil.rmtree(docs, ignore_errors=True)
+    shutil.rmtree(cache.folder_for(docs), ignore_errors=True)
     os.environ[SERIAL_ENV] = "1"
     try:
         t = time.perf_counter()
@@ -329,6 +333,7 @@ from pathlib import Path
 from studysite.build import generate
 banks, docs = Path(sys.argv[1]), Path(sys.argv[2])
 shutil.rmtree(docs, ignore_errors=True)
+shutil.rmtree(docs.parent / f".{docs.name}.cache", ignore_errors=True)  # cold: no generator cache either
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime

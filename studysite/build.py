@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import links, notes, parallel, slugs, translations
+from . import cache, links, notes, parallel, slugs, translations
+from .cache import MISSING, Memo
 from .errors import Problems
 from .glossary import load_glossary, warn_unused
-from .inputs import scan_banks
+from .inputs import read_regular, scan_banks
 from .model import (
     LANGS,
     Bank,
@@ -77,6 +80,9 @@ class Sources:
     """banks/translations.lock: which Chinese each English question translates, by `bank/slug`."""
     notes: tuple[notes.NoteSource, ...] = ()
     """Editor's notes of every bank (banks/NAME.notes.yml), not yet checked against the slugs."""
+    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False)
+    """Bank path -> each question's digest (cache.digest), for banks read through the cache: kept with
+    the parse, so later stages' keys need not hash the questions again (studysite/cache.py)."""
 
 
 @dataclass
@@ -104,6 +110,7 @@ def generate(
     locked: bool = False,
     repo_url: str = "",
     site_url: str = "",
+    use_cache: bool = True,
 ) -> Result:
     """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input.
 
@@ -112,11 +119,15 @@ def generate(
     `locked` (CI builds): a slugs.lock or translations.lock that would change is an error, and nothing
     is written. docs/ and the locks change together or not at all: each new lock is written (and
     synced) beside the old one before docs/ is swapped, and renamed over it right after.
+    `use_cache`: take parsed banks, enrichment and pages from the cache beside docs/ where their
+    inputs are unchanged (studysite/cache.py; the output is the same without it).
     """
     problems = Problems()
-    sources = load_sources(banks_dir, problems)
+    memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
+    known = cache.Digests()
+    sources = load_sources(banks_dir, problems, memo)
     problems.raise_if_any(strict=strict)
-    site, lock_text = build_site_model(sources)
+    site, lock_text = build_site_model(sources, memo, known)
     check_content(site, sources, problems)
     problems.raise_if_any(strict=strict)
     lock_path = banks_dir / LOCK
@@ -143,6 +154,9 @@ def generate(
     problems.raise_if_any()
     result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources, url_changes=changes)
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
+        cached = docs_dir if memo.enabled else None
+        if cached is not None:
+            cache.remove_stale(cache.folder_for(docs_dir))
         pending: list[PendingFile] = []
         try:
             if update_lock and lock_changes:
@@ -155,14 +169,17 @@ def generate(
                     p.commit()
 
             if in_place:
-                result.files = render_files(site, repo_url, site_url)
+                result.files = render_files(site, repo_url, site_url, cached, known)
                 result.written = write_tree_in_place(docs_dir, result.files)
                 commit_locks()
             else:
-                result.files = render_and_swap(site, docs_dir, repo_url, site_url, then=commit_locks)
+                result.files = render_and_swap(
+                    site, docs_dir, repo_url, site_url, then=commit_locks, cached=cached, known=known
+                )
         finally:
             for p in pending:
                 p.discard()
+        memo.save()
     return result
 
 
@@ -184,8 +201,9 @@ def check_content(site: Site, sources: Sources, problems: Problems) -> None:
             )
 
 
-def load_sources(banks_dir: Path, problems: Problems) -> Sources:
-    """Read every bank, translation, the taxonomy and the lock; all problems are collected."""
+def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -> Sources:
+    """Read every bank, translation, the taxonomy and the lock; all problems are collected. A bank
+    file whose bytes `memo` has seen before is not parsed again."""
     if not banks_dir.is_dir():
         problems.error(banks_dir, 0, "banks folder not found")
         return Sources((), (), ())
@@ -222,9 +240,16 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
     if not (banks_dir / TAXONOMY).exists() and not (banks_dir / TAXONOMY).is_symlink():
         problems.error(banks_dir / TAXONOMY, 0, "taxonomy file not found")
     pairs = []
+    digests: dict[str, tuple[bytes, ...]] = {}
     for bank_id, path in sorted(zh.items()):
-        bank = parse_bank(path, bank_id, "zh", problems)
-        translation = translations.parse_translation(en[bank_id], bank_id, problems) if bank_id in en else None
+        bank = _parse_cached(memo, problems, path, "zh", functools.partial(parse_bank, path, bank_id, "zh"), digests)
+        translation = (
+            _parse_cached(
+                memo, problems, en[bank_id], "en", functools.partial(_parse_en, en[bank_id], bank_id), digests
+            )
+            if bank_id in en
+            else None
+        )
         if bank is None:
             continue
         if bank_id in en and translation is not None:
@@ -249,7 +274,9 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
     glossary: tuple[GlossaryTerm, ...] = ()
     if GLOSSARY in data:  # optional: a banks folder without one builds without tooltips
         glossary = load_glossary(data[GLOSSARY], problems)
-        warn_unused(glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems)
+        warn_unused(
+            glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems, memo
+        )
     tr_lock = translations.read_lock(data[translations.LOCK], problems) if translations.LOCK in data else {}
     found_notes: list[notes.NoteSource] = []
     for path in inputs.notes_files:
@@ -259,7 +286,47 @@ def load_sources(banks_dir: Path, problems: Problems) -> Sources:
             )
             continue
         found_notes += notes.load_notes(path, tags, problems)
-    return Sources(tuple(pairs), tags, tuple(lock), glossary, tr_lock, tuple(found_notes))
+    return Sources(tuple(pairs), tags, tuple(lock), glossary, tr_lock, tuple(found_notes), digests)
+
+
+def _parse_cached(
+    memo: Memo,
+    problems: Problems,
+    path: Path,
+    kind: str,
+    parse: Callable[[Problems, bytes | None], Bank | None],
+    digests: dict[str, tuple[bytes, ...]],
+) -> Bank | None:
+    """`parse(problems, raw)` of the file's bytes, or what it gave for the same bytes before: the bank
+    and the warnings, replayed. A file with errors is parsed every time (the build stops anyway).
+    Its questions' digests, computed with the parse and kept with it, go into `digests`."""
+    if not memo.enabled:
+        return parse(problems, None)
+    try:
+        raw = read_regular(path)
+    except OSError:
+        return parse(problems, None)  # the parser reads it again and reports why it cannot
+    # The working folder is part of the key: messages name files relative to it.
+    key = memo.key("parse", kind, str(path), os.getcwd(), raw)
+    hit = memo.get(key)
+    if hit is not MISSING:
+        bank, warnings, named = hit
+        problems.warnings.extend(warnings)
+    else:
+        found = Problems()
+        bank = parse(found, raw)
+        problems.errors.extend(found.errors)
+        problems.warnings.extend(found.warnings)
+        named = tuple(cache.digest(q) for q in bank.questions) if bank is not None else ()
+        if not found.errors:
+            memo.put(key, (bank, found.warnings, named))
+    if bank is not None:
+        digests[bank.path] = named
+    return bank  # type: ignore[no-any-return]
+
+
+def _parse_en(path: Path, bank_id: str, problems: Problems, raw: bytes | None) -> Bank | None:
+    return translations.parse_translation(path, bank_id, problems, raw)
 
 
 def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
@@ -286,12 +353,15 @@ def check_alignment(zh: Bank, en: Bank, problems: Problems) -> bool:
     return len(problems.errors) == before
 
 
-def build_site_model(sources: Sources) -> tuple[Site, str]:
+def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Digests | None = None) -> tuple[Site, str]:
     """Enrich the parsed banks: slugs (and the new lock text), tags, related questions, inline links.
 
     From PARALLEL_FROM questions on (with a second core), forked children tag the questions and
     find the inline links while this process reads each question's terms and relates them: the
-    same results, each stage's work unchanged, about half the wait.
+    same results, each stage's work unchanged, about half the wait. Tags, inline links and related
+    questions that `memo` holds for the same inputs are taken from it. (Not each question's terms:
+    reading them from the cache took about as long as finding them.) The questions' digests go into
+    `known`, for the page keys (studysite/render.py).
     """
     candidates = [
         # Only a translation tied by position names new questions in English; a keyed one names the slug.
@@ -310,7 +380,19 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
     ]
     note_of = {n.slug: n for n in sources.notes}
     fork = _forks(len(candidates))
-    tagging = parallel.Side(lambda: [assign_tags(sources.tags, _both(c)) for c in candidates], fork=fork)
+    # What `memo` keys each stage's result by: a hash of each question in each language, the taxonomy.
+    known = known if known is not None else cache.Digests()
+    if memo.enabled:
+        _name_questions(sources, known)
+    zh_d = [known.of(c.zh) for c in candidates] if memo.enabled else []
+    en_d = [known.of(c.en) for c in candidates] if memo.enabled else []
+    tax = cache.digest(sources.tags) if memo.enabled else b""
+    tag_keys = [memo.key("tags", tax, z, e) for z, e in zip(zh_d, en_d, strict=True)]
+    tags_of: list[tuple[str, ...]] = [memo.get(k) for k in tag_keys] if memo.enabled else [MISSING] * len(candidates)
+    todo = [i for i, found in enumerate(tags_of) if found is MISSING]
+    tagging = parallel.Side(
+        lambda: [assign_tags(sources.tags, _both(candidates[i])) for i in todo], fork=_forks(len(todo))
+    )
     untagged = [
         Entry(
             slug=slug,
@@ -325,15 +407,33 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
         )
         for cand, slug in zip(candidates, slug_list, strict=True)
     ]
-    linking = parallel.Side(lambda: {lang: links.inline_links(untagged, lang) for lang in LANGS}, fork=fork)
+    texts = b"".join(zh_d) + b"".join(en_d)
+    order = cache.digest([(e.slug, e.index) for e in untagged]) if memo.enabled else b""
+    link_keys = {lang: memo.key("inline", lang, order, texts) for lang in LANGS}
+    inline = {lang: memo.get(link_keys[lang]) for lang in LANGS} if memo.enabled else {}
+    unlinked = [lang for lang in LANGS if inline.get(lang, MISSING) is MISSING]
+    linking = parallel.Side(
+        lambda: {lang: links.inline_links(untagged, lang) for lang in unlinked}, fork=fork and bool(unlinked)
+    )
     try:
-        terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
+        # While a side process tags: unless no tag changed, the related questions below are computed again.
+        terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged} if todo else None
+        for i, found in zip(todo, tagging.result(), strict=True):
+            tags_of[i] = memo.put(tag_keys[i], found) if memo.enabled else found
         entries = [
             replace(e, tags=notes.pin_tags(tags, note_of.get(e.slug), sources.tags))
-            for e, tags in zip(untagged, tagging.result(), strict=True)
+            for e, tags in zip(untagged, tags_of, strict=True)
         ]
-        related = links.related_questions(entries, terms)
-        inline = linking.result()
+        # Related questions weigh each question's terms, read from its Chinese text, and its tags.
+        pairs = cache.digest([(e.slug, e.tags) for e in entries]) if memo.enabled else b""
+        related_key = memo.key("related", pairs, b"".join(zh_d))
+        related = memo.get(related_key) if memo.enabled else MISSING
+        if related is MISSING:
+            if terms is None:
+                terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
+            related = memo.put(related_key, links.related_questions(entries, terms))
+        for lang, linked in linking.result().items():
+            inline[lang] = memo.put(link_keys[lang], linked)
     except BaseException:
         tagging.cancel()
         linking.cancel()
@@ -366,6 +466,17 @@ def build_site_model(sources: Sources) -> tuple[Site, str]:
     return site, slugs.write_lock(Path(), new_lock)
 
 
+def _name_questions(sources: Sources, known: cache.Digests) -> None:
+    """Each parsed question's digest, as computed when its file was parsed (and kept in the cache with
+    the parse): the bank holds the very question objects that were hashed, or unpickled from them."""
+    for pair in sources.banks:
+        for bank in pair:
+            named = sources.digests.get(bank.path) if bank is not None else None
+            if bank is not None and named is not None and len(named) == len(bank.questions):
+                for q, found in zip(bank.questions, named, strict=True):
+                    known.remember(q, found)
+
+
 def _read_or_none(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
@@ -382,26 +493,35 @@ def _both(cand: slugs.Candidate) -> list[Question]:
     return [cand.zh] + ([cand.en] if cand.en else [])
 
 
-def render_files(site: Site, repo_url: str = "", site_url: str = "") -> dict[str, str]:
+def render_files(
+    site: Site, repo_url: str = "", site_url: str = "", cached: Path | None = None, known: cache.Digests | None = None
+) -> dict[str, str]:
     """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
 
     docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
-    the generator writes that file too, so swapping in a new tree keeps it.
+    the generator writes that file too, so swapping in a new tree keeps it. `cached`: the docs folder
+    whose page cache to use, `known` digests of the model's parts (see `render_language`).
     """
     files = {".gitignore": DOCS_GITIGNORE}
     for lang in LANGS:
-        files.update(render_language(site, lang, repo_url, site_url))
+        files.update(render_language(site, lang, repo_url, site_url, cached, known))
     return files
 
 
 def render_and_swap(
-    site: Site, docs_dir: Path, repo_url: str = "", site_url: str = "", then: Callable[[], None] | None = None
+    site: Site,
+    docs_dir: Path,
+    repo_url: str = "",
+    site_url: str = "",
+    then: Callable[[], None] | None = None,
+    cached: Path | None = None,
+    known: cache.Digests | None = None,
 ) -> dict[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
     From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
     English pages while this process does the Chinese ones: the same files, in about half the time.
-    `then` runs right after the swap (see `staged_tree`).
+    `then` runs right after the swap (see `staged_tree`); `cached` and `known` as in `render_language`.
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
@@ -409,14 +529,16 @@ def render_and_swap(
 
         def other_languages() -> dict[str, str]:
             files = {
-                path: text for lang in others for path, text in render_language(site, lang, repo_url, site_url).items()
+                path: text
+                for lang in others
+                for path, text in render_language(site, lang, repo_url, site_url, cached, known).items()
             }
             stage.write(files)
             return files
 
         side = parallel.Side(other_languages, fork=fork)
         try:
-            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url)}
+            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url, cached, known)}
             stage.write(files)
         except BaseException:
             side.cancel()
@@ -426,18 +548,33 @@ def render_and_swap(
     return files
 
 
-def render_language(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") -> dict[str, str]:
-    """One language's generated files, by their path in docs/ (English under en/)."""
+def render_language(
+    site: Site,
+    lang: Lang,
+    repo_url: str = "",
+    site_url: str = "",
+    cached: Path | None = None,
+    known: cache.Digests | None = None,
+) -> dict[str, str]:
+    """One language's generated files, by their path in docs/ (English under en/).
+
+    `cached`: a docs folder whose cache (studysite/cache.py) holds pages of earlier builds; pages
+    whose inputs are unchanged are taken from it, and the shard of this language is written back
+    (by the process that rendered it). `known`: digests of the model's questions (build_site_model's),
+    found again by identity.
+    """
     prefix = "" if lang == LANGS[0] else f"{lang}/"
     files: dict[str, str] = {}
     urls: dict[str, str] = {}
-    for page in render_site(site, lang, repo_url, site_url):
+    memo = cache.shard(cached, f"pages-{lang}")
+    for page in render_site(site, lang, repo_url, site_url, memo, known):
         path = prefix + page.path
         url = _url_of(path)
         if url in urls:  # a silent overwrite would lose a page
             raise ValueError(f"two generated pages would be served at /{url}: {urls[url]} and {path}")
         urls[url] = path
         files[path] = page.text
+    memo.save()
     return files
 
 

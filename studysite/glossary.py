@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from . import cache
+from .cache import MISSING, Memo
 from .errors import Problems
 from .i18n import t
 from .model import LANGS, Bank, Entry, GlossaryTerm, Lang, Question
@@ -75,13 +77,30 @@ def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
     return tuple(terms)
 
 
-def warn_unused(glossary: tuple[GlossaryTerm, ...], banks: Iterable[Bank], path: Path, problems: Problems) -> None:
-    """A term that no question uses, in either language, is a warning at the term's line."""
+def warn_unused(
+    glossary: tuple[GlossaryTerm, ...], banks: Iterable[Bank], path: Path, problems: Problems, memo: Memo = cache.NULL
+) -> None:
+    """A term that no question uses, in either language, is a warning at the term's line.
+
+    The terms each question uses are remembered by its language's finder (the glossary pages ask
+    again) and kept in `memo`, by glossary and text, for the next build.
+    """
     used: set[str] = set()
+    terms = cache.digest(glossary) if memo.enabled else b""
     for bank in banks:
         finder = term_finder(glossary, bank.lang)
         for q in bank.questions:
-            used.update(finder.term_ids(question_text(q)))
+            text = question_text(q)
+            if not memo.enabled:
+                used.update(finder.term_ids(text))
+                continue
+            key = memo.key("term-ids", bank.lang, terms, text)
+            ids = memo.get(key)
+            if ids is MISSING:
+                ids = memo.put(key, finder.term_ids(text))
+            else:
+                finder.remember(text, ids)
+            used.update(ids)
     for term in glossary:
         if term.id not in used:
             problems.warn(
@@ -182,6 +201,11 @@ class TermFinder:
         if found is None:
             found = self._ids[text] = frozenset(term.id for _, _, term in self.finditer(text))
         return found
+
+    def remember(self, text: str, ids: frozenset[str]) -> None:
+        """Take `ids` as what `term_ids(text)` returns (found by an earlier build with the same glossary
+        and code, studysite/cache.py)."""
+        self._ids[text] = ids
 
     def _pattern(self, char: str) -> re.Pattern[str] | None:
         pattern = self._compiled.get(char)

@@ -37,10 +37,11 @@ MAX_LINE_CHARS = 20_000
 """A longer line is almost certainly not a bank line (a pasted binary, a minified file)."""
 
 
-def read_text(path: Path, problems: Problems) -> str | None:
-    """Decode a bank file as UTF-8, naming the likely encoding when it is not."""
+def read_text(path: Path, problems: Problems, raw: bytes | None = None) -> str | None:
+    """Decode a bank file as UTF-8, naming the likely encoding when it is not. `raw`: its bytes, when
+    already read."""
     try:
-        raw = read_regular(path)
+        raw = read_regular(path) if raw is None else raw
     except OSError as exc:
         problems.error(path, 0, f"cannot read file: {exc.strerror or exc}")
         return None
@@ -63,9 +64,10 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\ufeff", "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def parse_bank(path: Path, bank_id: str, lang: Lang, problems: Problems) -> Bank | None:
-    """Parse one bank file; problems go to `problems`, and None is returned when it is unusable."""
-    text = read_text(path, problems)
+def parse_bank(path: Path, bank_id: str, lang: Lang, problems: Problems, raw: bytes | None = None) -> Bank | None:
+    """Parse one bank file (or `raw`, its bytes); problems go to `problems`, and None is returned when
+    it is unusable."""
+    text = read_text(path, problems, raw)
     if text is None:
         return None
     return parse_text(text, path, bank_id, lang, problems)

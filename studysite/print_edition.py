@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from . import downloads, listings
 from .i18n import t
-from .model import LANGS, Block, Entry, Lang, ListBlock, Site
+from .model import LANGS, BankInfo, Block, Entry, Lang, ListBlock, Site
 from .notes import note_html
 from .render import Page, _front_matter, answer_blocks_html, bilingual_source, bilingual_toggle
 
@@ -32,8 +32,9 @@ _BLOCK_BYTES = 120
 """Markup a block of an answer adds to its text, for weighing."""
 
 
-def print_pages(site: Site, lang: Lang) -> Iterator[Page]:
-    for bank in site.banks:
+def print_pages(site: Site, lang: Lang, only: BankInfo | None = None) -> Iterator[Page]:
+    """Every bank's print edition (or `only` that bank's), its parts in order."""
+    for bank in site.banks if only is None else (only,):
         parts = print_parts(site, bank.id)
         pages = _part_pages(bank.id, len(parts))
         for k in range(1, len(parts) + 1):

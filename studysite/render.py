@@ -7,6 +7,7 @@ extension can turn a user's `*`, `<`, `$` or `|` into markup.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import os
@@ -16,7 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from . import downloads, listings
+from . import cache, downloads, listings
+from .cache import MISSING, Memo
 from .downloads import site_root
 from .glossary import TermFinder, term_finder, text_lang, tooltip
 from .i18n import t
@@ -48,10 +50,19 @@ class Page:
     """File contents."""
 
 
-def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") -> Iterator[Page]:
+def render_site(
+    site: Site,
+    lang: Lang,
+    repo_url: str = "",
+    site_url: str = "",
+    memo: Memo = cache.NULL,
+    known: cache.Digests | None = None,
+) -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
-    and "edit the source" links to question pages."""
-    from .render_study import REVIEW_PATH, study_pages  # imported late: render_study builds on this module's Page
+    and "edit the source" links to question pages. Question pages and print editions whose inputs
+    `memo` has seen are taken from it (`PageKeys` says what each is rendered from)."""
+    from .print_edition import print_pages  # imported late: these build on this module
+    from .render_study import REVIEW_PATH, study_pages
 
     study = list(study_pages(site, lang))
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
@@ -66,23 +77,32 @@ def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") 
                 yield Page(path, text)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     for bank in site.banks:
         for path, text in listings.bank_pages(site, bank, lang):
             yield Page(path, text)
         yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
         for slug in bank.slugs:
             entry = site.entries[slug]
-            finder = finders.get(text_lang(entry, lang))
-            yield Page(entry.path, question_page(site, entry, lang, repo_url, finder, site_url))
+            key = keys.question(entry)
+            text = memo.get(key) if memo.enabled else MISSING
+            if text is MISSING:
+                finder = finders.get(text_lang(entry, lang))
+                text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
+            yield Page(entry.path, text)
     from .glossary_page import (
         GLOSSARY_PATH,
         glossary_page,
         glossary_term_pages,
         glossary_uses,
     )  # imported late: both build on this module
-    from .print_edition import print_pages
 
-    yield from print_pages(site, lang)
+    for bank in site.banks:
+        key = keys.print_edition(bank)
+        pages = memo.get(key) if memo.enabled else MISSING
+        if pages is MISSING:
+            pages = memo.put(key, list(print_pages(site, lang, bank)))
+        yield from pages
     if site.glossary:
         uses = glossary_uses(site, lang)
         yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
@@ -97,6 +117,68 @@ def render_site(site: Site, lang: Lang, repo_url: str = "", site_url: str = "") 
         yield Page(f"{bank_id}/index.html", redirect_page(target, lang))
     yield from study
     yield Page(".nav.json", nav_json(site, lang))
+
+
+class PageKeys:
+    """The cache keys of one language's question pages and print editions: hashes of exactly what
+    `question_page` and `print_pages` read (the code is part of every key, studysite/cache.py).
+    Change what one of them reads, and its key here must change with it."""
+
+    def __init__(
+        self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str, known: cache.Digests | None = None
+    ) -> None:
+        self.site, self.lang, self.memo = site, lang, memo
+        self.urls = (repo_url, site_url)
+        self.known = known if known is not None else cache.Digests()
+        self._entries: dict[str, bytes] = {}
+        self._banks: dict[str, bytes] = {}
+        if memo.enabled:
+            self.tags = cache.digest(site.tags)  # tag names
+            self.glossary = cache.digest(site.glossary)  # tooltips
+
+    def question(self, entry: Entry) -> bytes:
+        """A question page reads its entry, bank and inline links, the titles (and places) of its related
+        and neighbouring questions, the tags' names, the glossary, the report and edit links' URLs."""
+        if not self.memo.enabled:
+            return b""
+        site, lang = self.site, self.lang
+        bank = site.bank(entry.bank_id)
+        at = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
+        shown = [*entry.related, *bank.slugs[max(0, at - 1) : at], *bank.slugs[at + 1 : at + 2]]
+        others = [(s, site.entries[s].bank_id, site.entries[s].text[lang].text) for s in shown]
+        linked = [(term, s, site.entries[s].bank_id) for term, s in site.inline_links.get(lang, {}).get(entry.slug, ())]
+        return self.memo.key(
+            "question",
+            lang,
+            *self.urls,
+            self.tags,
+            self.glossary,
+            self._bank(entry.bank_id),
+            self._entry(entry),
+            cache.digest((others, linked)),
+        )
+
+    def print_edition(self, bank: BankInfo) -> bytes:
+        """A bank's print edition reads the bank, its questions and the tags' names."""
+        if not self.memo.enabled:
+            return b""
+        entries = b"".join(self._entry(self.site.entries[s]) for s in bank.slugs)
+        return self.memo.key("print", self.lang, self.tags, self._bank(bank.id), entries)
+
+    def _entry(self, entry: Entry) -> bytes:
+        found = self._entries.get(entry.slug)
+        if found is None:
+            # Every field: the texts by their known digests, the rest (small) pickled.
+            rest = [getattr(entry, f.name) for f in dataclasses.fields(entry) if f.name != "text"]
+            texts = [self.known.of(entry.text[lang]) for lang in LANGS]
+            found = self._entries[entry.slug] = self.memo.key("entry", *texts, cache.digest(rest))
+        return found
+
+    def _bank(self, bank_id: str) -> bytes:
+        found = self._banks.get(bank_id)
+        if found is None:
+            found = self._banks[bank_id] = cache.digest(self.site.bank(bank_id))
+        return found
 
 
 def question_page(

@@ -55,9 +55,10 @@ def is_keyed(bank: Bank) -> bool:
     return bank.keyed
 
 
-def parse_translation(path: Path, bank_id: str, problems: Problems) -> Bank | None:
-    """Parse an English file: its `@slug` key lines bind each question; `[zh]` lines are pending."""
-    text = read_text(path, problems)
+def parse_translation(path: Path, bank_id: str, problems: Problems, data: bytes | None = None) -> Bank | None:
+    """Parse an English file (or `data`, its bytes): its `@slug` key lines bind each question; `[zh]`
+    lines are pending."""
+    text = read_text(path, problems, data)
     if text is None:
         return None
     lines = split_lines(text)

@@ -40,7 +40,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     banks = copy_banks(tmp_path / "banks")
     forked = generate(banks, tmp_path / "forked", update_lock=False)
-    assert len(forks) == 3, "tags, inline links and the English pages each in a child"
+    assert len(forks) == 3, "tags, inline links and the English pages each in a child (nothing cached yet)"
     monkeypatch.setenv(parallel.SERIAL_ENV, "1")
     serial = generate(banks, tmp_path / "serial", update_lock=False)
     assert len(forks) == 3
@@ -52,24 +52,47 @@ def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], mo
     assert any(name.startswith("en/") for name in tree)
 
 
+def test_forked_builds_from_the_cache_write_the_same_files(
+    tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cold, warm and after an edit: the forked build with its cache (the English pages' shard written
+    by the child) writes what one process without a cache writes."""
+    banks = copy_banks(tmp_path / "banks")
+    bank = banks / "ai-infra-3.txt"
+    for step in range(3):
+        if step == 2:
+            bank.write_text(
+                bank.read_text(encoding="utf-8").replace("MFU", "MFU（模型算力利用率）", 1), encoding="utf-8"
+            )
+        forks.clear()
+        generate(banks, tmp_path / "forked", update_lock=False)
+        assert forks, "the English pages at least were rendered in a child"
+        with monkeypatch.context() as serial:
+            serial.setenv(parallel.SERIAL_ENV, "1")
+            generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)
+        assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial"), step
+    assert (tmp_path / ".forked.cache" / "pages-en.pickle").is_file()
+
+
 def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
     tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
-    generate(banks, docs, update_lock=False)
+    # without the cache: with it, tags and links would come from it and only the English pages fork
+    generate(banks, docs, update_lock=False, use_cache=False)
     before = _tree(docs)
     real = build.render_language
 
-    def english_breaks(site, lang, repo_url="", site_url=""):  # type: ignore[no-untyped-def]
+    def english_breaks(site, lang, *args):  # type: ignore[no-untyped-def]
         if lang == "en":
             raise ValueError("two generated pages would be served at /en/x/")
-        return real(site, lang, repo_url, site_url)
+        return real(site, lang, *args)
 
     monkeypatch.setattr(build, "render_language", english_breaks)
     forks.clear()
     with pytest.raises(ValueError, match="would be served at /en/x/"):
-        generate(banks, docs, update_lock=False)
+        generate(banks, docs, update_lock=False, use_cache=False)
     assert len(forks) == 3  # the English pages failed in a child, and the error reached this process
     assert _tree(docs) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree

@@ -87,7 +87,9 @@ def test_full_disk_under_docs_is_one_line_and_leaves_docs_and_lock_old(
         assert code == 1
         assert_one_line(err, mnt, "ENOSPC")
         assert state(banks, docs) == before
-        assert sorted(p.name for p in mnt.iterdir()) == [".docs.lock", "docs", "filler"]  # no half-written tree
+        # no half-written tree, and no half-written cache shard (the cache is the first build's)
+        assert sorted(p.name for p in mnt.iterdir()) == [".docs.cache", ".docs.lock", "docs", "filler"]
+        assert not [p for p in (mnt / ".docs.cache").iterdir() if ".tmp-" in p.name]
 
 
 def test_full_disk_under_banks_leaves_docs_old_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,265 @@
+"""A content-addressed cache of parsed banks, enrichment results and rendered pages, kept between builds.
+
+Each entry is stored under a hash of everything its value is computed from: the input bytes or model
+parts it reads, and the generator's own code (every file of this package and the versions of the
+libraries whose behaviour reaches the output). Equal key, equal value: an entry is never stale, only
+unused, so a build can take any entry it finds, and docs/ is the same byte for byte with or without
+the cache (tests/test_cache.py builds both and compares).
+
+The cache lives beside the docs folder in a hidden folder (`.docs.cache/` for `docs/`, git-ignored),
+one file per shard (the model's stages, the pages of each language written by
+the process that rendered them). A shard is a series of records: a build appends one with the
+entries it added (after one edit, a few pages: not the whole site again), and writes the shard anew,
+with only the entries it used, once most of it is entries no build used since; so it stays within
+about twice one site's worth. Anything wrong with a record (cut short, corrupt, from another version
+of the code) makes it and what follows count as empty; a shard that cannot be read is empty, one that
+cannot be written (full disk, read-only folder) is left as it was. Neither ever fails or changes a build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import pickle
+import sys
+import zlib
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+SERIAL = b"studysite-cache 1\n"
+"""Start of every shard file; a new layout gets a new number."""
+NO_CACHE_ENV = "STUDYSITE_NO_CACHE"
+"""Set to 1 to build without reading or writing the cache."""
+MISSING: Any = object()
+"""What `Memo.get` returns for a key it does not hold."""
+
+
+class Memo:
+    """One shard: the entries the previous build stored, and those this build used or added.
+
+    Values are kept pickled one by one until asked for: reading a shard is then a copy of its bytes,
+    and each entry's size is known (how much of the file is still used decides when to write it anew).
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._old: dict[bytes, bytes] = {}
+        self._size = 0  # bytes of the file as read
+        self._clean = False  # the file is whole and of this code: a record can be appended to it
+        if path is not None:
+            self._old, self._size, self._clean = _load(path)
+        self._new: dict[bytes, Any] = {}
+        self._kept: dict[bytes, bytes] = {}  # entries of the file used again, still pickled
+        self._added: set[bytes] = set()
+
+    @property
+    def enabled(self) -> bool:
+        return self.path is not None
+
+    def key(self, *parts: bytes | str) -> bytes:
+        """The key of a value computed from `parts` by this version of the code."""
+        h = hashlib.sha256(code_digest())
+        for part in parts:
+            data = part.encode("utf-8") if isinstance(part, str) else part
+            h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
+            h.update(data)
+        return h.digest()
+
+    def get(self, key: bytes) -> Any:
+        """The value stored under `key`, or MISSING."""
+        if key in self._new:
+            return self._new[key]
+        raw = self._old.get(key)
+        if raw is None:
+            return MISSING
+        try:
+            value = pickle.loads(raw)
+        except Exception:  # a value that no longer loads (a class renamed): computed again
+            return MISSING
+        self._new[key] = value
+        self._kept[key] = raw  # used again: kept for the next build
+        return value
+
+    def put(self, key: bytes, value: Any) -> Any:
+        if self.path is not None:
+            self._new[key] = value
+            self._added.add(key)
+        return value
+
+    def save(self) -> None:
+        """Append what this build added to the shard, or write it anew (aside, then renamed over it) when
+        most of the file would be entries this build did not use. Any failure leaves the cache out, never
+        the build."""
+        if self.path is None:
+            return
+        try:
+            fresh = {
+                k: pickle.dumps(self._new[k], protocol=pickle.HIGHEST_PROTOCOL)
+                for k in self._added
+                if k not in self._kept
+            }
+            used = sum(map(len, self._kept.values())) + sum(map(len, fresh.values()))
+            if self._clean and self._size + sum(map(len, fresh.values())) <= 2 * used + _SLACK:
+                if fresh:
+                    self._append(_record(fresh))
+            else:
+                self._rewrite(_record({**self._kept, **fresh}))
+        except Exception:  # a full disk, a read-only folder, no memory: the build does not need it
+            pass
+
+    def _append(self, record: bytes) -> None:
+        assert self.path is not None
+        with open(self.path, "r+b") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            try:
+                handle.write(record)
+                handle.flush()
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    handle.truncate(end)  # a torn record would hide every later one
+                raise
+
+    def _rewrite(self, record: bytes) -> None:
+        assert self.path is not None
+        tmp = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as handle:
+                handle.write(SERIAL + record)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+NULL = Memo(None)
+"""No cache: every `get` misses and nothing is kept."""
+
+
+def folder_for(docs_dir: Path) -> Path:
+    """Where the cache of a docs folder lives: `.NAME.cache/` beside it (git-ignored)."""
+    return docs_dir.parent / f".{docs_dir.name}.cache"
+
+
+def shard(docs_dir: Path | None, name: str) -> Memo:
+    """The shard `name` of `docs_dir`'s cache (NULL without a folder or with STUDYSITE_NO_CACHE=1)."""
+    if docs_dir is None or os.environ.get(NO_CACHE_ENV) == "1":
+        return NULL
+    return Memo(folder_for(docs_dir) / f"{name}.pickle")
+
+
+def remove_stale(folder: Path) -> None:
+    """Delete half-written shards that killed builds left (call it holding the docs folder's build lock)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if ".tmp-" in name:
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
+
+
+def digest(value: object) -> bytes:
+    """A hash of a value of the model (frozen dataclasses, tuples, dicts, strings, numbers).
+
+    Pickle writes every field of every object it reaches, so equal hashes mean equal values. Its
+    "fast" mode (no memo) writes a shared object out each time it occurs, so how a value's parts
+    happen to be shared (a bank parsed now or loaded from the cache) does not change the hash.
+    """
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # type: ignore[attr-defined]
+    pickler.dump(value)
+    return hashlib.sha256(out.getbuffer()).digest()
+
+
+class Digests:
+    """Digests of model objects already known in this build, found again by identity (the very object,
+    not an equal one): a question parsed from a file is named by the file's parse key and its place,
+    which costs a fraction of pickling it; later stages and the forked page renderer reuse them."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[object, bytes]] = {}  # holds the object: its id stays its own
+
+    def remember(self, value: object, found: bytes) -> bytes:
+        self._by_id[id(value)] = (value, found)
+        return found
+
+    def of(self, value: object) -> bytes:
+        """`digest(value)`, or what `remember` was told for this very object."""
+        known = self._by_id.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        return self.remember(value, digest(value))
+
+
+def code_digest() -> bytes:
+    """A hash of the generator's code: every file of this package, the Python version, and the versions
+    of the libraries whose results reach the pages (numbers from numpy, slugs from pymdown-extensions,
+    YAML from PyYAML)."""
+    if not _code:
+        h = hashlib.sha256(sys.version.encode())
+        package = Path(__file__).resolve().parent
+        for path in sorted(package.iterdir()):
+            if path.is_file() and not path.name.endswith((".pyc", ".pyo")):
+                data = path.read_bytes()
+                h.update(path.name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        for dist in _LIBRARIES:
+            try:
+                h.update(f"{dist}=={metadata.version(dist)}\n".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"{dist} missing\n".encode())
+        _code.append(h.digest())
+    return _code[0]
+
+
+def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:
+    """A shard's entries (values still pickled), the file's size, and whether the whole file is sound
+    and of this code. A record that is damaged or cut short ends the reading (it and what follows
+    count as empty); a record of other code is skipped."""
+    entries: dict[bytes, bytes] = {}
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if data[: len(SERIAL)] != SERIAL:
+            return {}, len(data), False
+        at, clean = len(SERIAL), True
+        while at < len(data):
+            size = int.from_bytes(data[at : at + 8], "little")
+            payload = data[at + _CHECK_BYTES : at + _CHECK_BYTES + size]
+            if len(payload) != size or data[at : at + _CHECK_BYTES] != _check(payload):
+                return entries, len(data), False
+            code, found = pickle.loads(payload)
+            at += _CHECK_BYTES + size
+            if code != code_digest() or not isinstance(found, dict):
+                clean = False
+                continue
+            entries.update(found)
+    except Exception:  # missing, unreadable, corrupt: rebuilt from the inputs
+        return {}, 0, False
+    return entries, len(data), clean
+
+
+def _record(entries: dict[bytes, bytes]) -> bytes:
+    payload = pickle.dumps((code_digest(), entries), protocol=pickle.HIGHEST_PROTOCOL)
+    return _check(payload) + payload
+
+
+def _check(payload: bytes) -> bytes:
+    # Length and CRC-32 find a truncated or damaged record (what a crash or a bad disk leaves) at a
+    # third of the cost of SHA-256 over ~90 MB of pages; the cache guards against accidents, not
+    # against someone who can write into the repository anyway.
+    return len(payload).to_bytes(8, "little") + zlib.crc32(payload).to_bytes(4, "little")
+
+
+_CHECK_BYTES = 12
+_SLACK = 1 << 20
+"""Bytes a shard may hold beyond twice what the last build used before it is written anew (a small
+site's shard would otherwise be rewritten for every edit of its largest page)."""
+_code: list[bytes] = []
+_LIBRARIES = ("numpy", "pymdown-extensions", "PyYAML", "Markdown")

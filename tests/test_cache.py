@@ -1,0 +1,275 @@
+"""The generator's cache (studysite/cache.py): docs/ byte for byte the same with and without it, after
+every kind of edit; a damaged, foreign or unwritable cache is ignored and never fails a build."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from studysite import build, cache, render
+from studysite.build import generate
+from studysite.errors import BuildError
+from tests.sitekit import copy_banks
+
+BANK = "ai-infra-3.txt"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _answer(banks: Path) -> None:
+    _replace(banks / BANK, "还需考虑通信开销", "还需考虑通信开销（含 AllReduce 与 NCCL）")
+
+
+def _title(banks: Path) -> None:
+    # a question that other pages link to (related questions, pager): their pages show its title
+    _replace(banks / BANK, "Q: 什么是Two-batch overlap？", "Q: 什么是Two-batch overlap（TBO）？")
+
+
+def _taxonomy(banks: Path) -> None:
+    _replace(banks / "taxonomy.yml", "keywords: [训练, ", "keywords: [训练, 显存, ")
+
+
+def _glossary(banks: Path) -> None:
+    _replace(banks / "glossary.yml", "用来衡量训练效率", "用来衡量训练的效率")
+
+
+def _translation(banks: Path) -> None:
+    _replace(banks / "ai-infra-3.en.txt", "Estimation formula:", "Estimation formula (rough):")
+
+
+def _notes(banks: Path) -> None:
+    _replace(banks / "ai-infra-3.notes.yml", "kind: correction", "kind: caveat")
+
+
+def _new_question(banks: Path) -> None:
+    with open(banks / BANK, "a", encoding="utf-8") as handle:
+        handle.write(
+            "\nQ: 什么是 Ring AllReduce 的带宽最优性？\n每个 GPU 发送和接收的数据量与 GPU 数无关，约为 2(N-1)/N 倍的数据量。\n"
+        )
+
+
+EDITS: list[tuple[str, Callable[[Path], None]]] = [
+    ("nothing (cold)", lambda banks: None),
+    ("nothing (warm)", lambda banks: None),
+    ("a bank answer", _answer),
+    ("a question title", _title),
+    ("the taxonomy", _taxonomy),
+    ("the glossary", _glossary),
+    ("a translation", _translation),
+    ("the editor's notes", _notes),
+    ("a new question (and the lock)", _new_question),
+]
+
+
+@pytest.mark.unit
+def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Path) -> None:
+    """Two copies of the banks get the same edits one after another; one copy is always built without a
+    cache, the other with the cache its earlier builds left. Whole docs/ trees, results and locks agree."""
+    plain, cached = copy_banks(tmp_path / "plain" / "banks"), copy_banks(tmp_path / "cached" / "banks")
+    for what, edit in EDITS:
+        edit(plain)
+        edit(cached)
+        want = generate(plain, tmp_path / "plain" / "docs", use_cache=False)
+        got = generate(cached, tmp_path / "cached" / "docs")
+        assert _tree(tmp_path / "cached" / "docs") == _tree(tmp_path / "plain" / "docs"), what
+        assert got.files == want.files, what
+        assert [w.replace("/cached/", "/plain/") for w in got.warnings] == want.warnings, what
+        # the model too (its banks name their files, which are in two folders here)
+        assert got.site.entries == want.site.entries and got.site.inline_links == want.site.inline_links, what
+        assert [b.slugs for b in got.site.banks] == [b.slugs for b in want.site.banks], what
+        assert _tree(cached) == _tree(plain), what  # slugs.lock and translations.lock too
+    assert not (tmp_path / "plain" / ".docs.cache").exists()
+    assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == [
+        "model.pickle",
+        "pages-en.pickle",
+        "pages-zh.pickle",
+    ]
+
+
+@pytest.mark.unit
+def test_edits_undone_build_from_the_cache_the_same(tmp_path: Path) -> None:
+    """Back to an earlier state: the cache holds the edited state's entries, the build must not use them."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    before = _tree(docs)
+    original = (banks / BANK).read_bytes()
+    _title(banks)
+    _answer(banks)
+    generate(banks, docs)
+    assert _tree(docs) != before
+    (banks / BANK).write_bytes(original)
+    generate(banks, docs)
+    assert _tree(docs) == before
+
+
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The slugs of the question pages actually rendered (not taken from the cache), in order."""
+    calls: list[str] = []
+    real = render.question_page
+
+    def counting(site, entry, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(entry.slug)
+        return real(site, entry, *args, **kwargs)
+
+    monkeypatch.setattr(render, "question_page", counting)
+    return calls
+
+
+@pytest.mark.unit
+def test_unchanged_pages_come_from_the_cache(tmp_path: Path, rendered: list[str]) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    first = generate(banks, docs)
+    questions = len(first.site.entries)
+    assert len(rendered) == 2 * questions  # cold: every page, in both languages
+    rendered.clear()
+    generate(banks, docs)
+    assert rendered == []  # nothing changed: nothing rendered again
+    _answer(banks)
+    generate(banks, docs)
+    edited = "number-tokens-training-estimate-total-time"
+    assert rendered.count(edited) == 2
+    assert len(rendered) < 2 * questions  # its neighbours may show its title; the rest is unchanged
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda data: b"", id="empty"),
+        pytest.param(lambda data: data[: len(data) // 2], id="truncated"),
+        pytest.param(lambda data: data[:-100] + bytes(b ^ 0xFF for b in data[-100:]), id="flipped-bytes"),
+        pytest.param(lambda data: b"not a cache at all", id="garbage"),
+        pytest.param(lambda data: data.replace(cache.SERIAL, b"studysite-cache 0\n", 1), id="other-layout"),
+    ],
+)
+def test_a_damaged_cache_is_ignored(tmp_path: Path, damage: Callable[[bytes], bytes], rendered: list[str]) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    generate(banks, docs)
+    for shard in (tmp_path / ".docs.cache").iterdir():
+        shard.write_bytes(damage(shard.read_bytes()))
+    rendered.clear()
+    got = generate(banks, docs)
+    assert got.files == want.files and got.warnings == want.warnings
+    assert len(rendered) == 2 * len(want.site.entries)  # nothing taken from the damaged shards
+    rendered.clear()
+    generate(banks, docs)
+    assert rendered == []  # and the shards were written whole again
+
+
+@pytest.mark.unit
+def test_a_cache_of_other_code_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rendered: list[str]
+) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    monkeypatch.setattr(cache, "_code", [b"another version of the generator".ljust(32, b".")])
+    generate(banks, docs)
+    monkeypatch.setattr(cache, "_code", [])
+    rendered.clear()
+    generate(banks, docs)
+    assert len(rendered) > 0 and len(rendered) == len(set(rendered)) * 2
+
+
+@pytest.mark.unit
+def test_a_cache_that_cannot_be_written_does_not_fail_or_change_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    (tmp_path / ".docs.cache").write_text("a file where the cache folder goes", encoding="utf-8")
+    got = generate(banks, tmp_path / "docs")
+    assert got.files == want.files and got.warnings == want.warnings
+    assert _tree(tmp_path / "docs") == _tree(tmp_path / "plain")
+    (tmp_path / ".docs.cache").unlink()
+
+    def no_space(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache.os, "replace", no_space)  # the shards' rename, as a full disk fails a write
+    got = generate(banks, tmp_path / "docs")
+    assert got.files == want.files
+    assert [p.name for p in (tmp_path / ".docs.cache").iterdir()] == []  # no half-written shard left
+
+
+@pytest.mark.unit
+def test_bad_input_leaves_the_cache_as_it_was(tmp_path: Path) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    before = _tree(tmp_path / ".docs.cache")
+    _answer(banks)
+    (banks / "broken.txt").write_text("标题\n\nQ: 没有答案的问题\n", encoding="utf-8")
+    with pytest.raises(BuildError):
+        generate(banks, docs)
+    assert _tree(tmp_path / ".docs.cache") == before
+
+
+@pytest.mark.unit
+def test_no_cache_env_builds_without_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.NO_CACHE_ENV, "1")
+    banks = copy_banks(tmp_path / "banks")
+    generate(banks, tmp_path / "docs")
+    assert not (tmp_path / ".docs.cache").exists()
+
+
+def test_in_place_builds_use_the_cache_too(tmp_path: Path) -> None:
+    """`mkdocs serve` writes docs/ file by file; the same pages, with or without the cache."""
+    banks = copy_banks(tmp_path / "banks")
+    generate(banks, tmp_path / "plain", use_cache=False)
+    for _ in range(2):
+        build.generate(banks, tmp_path / "docs", in_place=True)
+        assert _tree(tmp_path / "docs") == _tree(tmp_path / "plain")
+        _answer(banks)
+        generate(banks, tmp_path / "plain", use_cache=False)
+
+
+@pytest.mark.unit
+def test_the_cache_stays_within_about_two_sites_worth(tmp_path: Path) -> None:
+    """Each edit adds a record with the pages it changed; old entries are dropped once they are most of a shard."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    shards = tmp_path / ".docs.cache"
+    fresh = {p.name: p.stat().st_size for p in shards.iterdir()}
+    bank = banks / BANK
+    for n in range(30):
+        _replace(bank, "估算公式：" if n == 0 else f"估算公式（{n}）：", f"估算公式（{n + 1}）：")
+        generate(banks, docs)
+        sizes = {p.name: p.stat().st_size for p in shards.iterdir()}
+        # (a shard may hold a little more than twice its entries before it is written anew)
+        assert all(sizes[name] <= 2.2 * fresh[name] + cache._SLACK for name in fresh), (n, sizes, fresh)
+    assert sizes["pages-zh.pickle"] < n * 20_000, "written anew along the way (each edit changes ~70 KB of pages)"
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    assert generate(banks, docs).files == want.files
+
+
+@pytest.mark.unit
+def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered: list[str]) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    _answer(banks)
+    generate(banks, docs)  # appends the pages this edit changed
+    shard = tmp_path / ".docs.cache" / "pages-zh.pickle"
+    shard.write_bytes(shard.read_bytes()[:-10])
+    rendered.clear()
+    want = generate(banks, tmp_path / "plain", use_cache=False)
+    rendered.clear()
+    assert generate(banks, docs).files == want.files
+    # the Chinese pages of the cut record are rendered again; the first record's are still used
+    assert 0 < len(rendered) < 2 * len(want.site.entries)
