@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import links, notes, parallel, slugs, translations
+from . import parallel
+from .enrich import links, slugs
+from .enrich.slugwords import glossary_terms
+from .enrich.tags import assign_tags, load_taxonomy
 from .errors import Problems
-from .glossary import load_glossary, warn_unused
-from .inputs import scan_banks
 from .model import (
     LANGS,
     Bank,
@@ -26,10 +27,11 @@ from .model import (
     Tag,
     Tombstone,
 )
-from .parse import parse_bank
-from .render import render_site
-from .slugwords import glossary_terms
-from .taxonomy import assign_tags, load_taxonomy
+from .pages.render import render_site
+from .sources import notes, translations
+from .sources.glossary import load_glossary, warn_unused
+from .sources.inputs import scan_banks
+from .sources.parse import parse_bank
 from .write import PendingFile, build_lock, staged_tree, write_tree_in_place
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
