@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -20,12 +19,11 @@ from .model import (
     Entry,
     GlossaryTerm,
     Lang,
-    LeadIn,
-    Paragraph,
     Question,
     Site,
     Tag,
     Tombstone,
+    content_hash,
 )
 from .pages.render import render_site
 from .sources import notes, translations
@@ -451,17 +449,6 @@ def _url_of(path: str) -> str:
     if path in ("index.md", "index.html"):
         return ""
     return path[:-3] + "/" if path.endswith(".md") else path
-
-
-def content_hash(q: Question) -> str:
-    """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
-    parts = [q.text]
-    for block in q.blocks:
-        if isinstance(block, (Paragraph, LeadIn)):
-            parts.append(block.text)
-        else:
-            parts.extend(i.text for i in block.items)
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
 
 
 def _suggest(name: str) -> str:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from ..i18n import t
 from ..model import BankInfo, Entry, Lang, Site, Tag
-from ..site.offline import offline_control
 from . import downloads
+from .offline_control import offline_control
 
 PAGE_SIZE = 100
 """Questions on one page of a list; past it the list continues on page 2, 3, ..."""

@@ -19,11 +19,11 @@ from urllib.parse import quote, urlencode
 from ..enrich.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from ..i18n import t
 from ..model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
-from ..site.offline import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 from ..sources.glossary import TermFinder, term_finder, text_lang, tooltip
 from ..sources.notes import note_html
 from . import downloads, listings
 from .downloads import site_root
+from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 
 DESCRIPTION_CHARS = 150
 REPORT_FORM = "report-error.yml"

@@ -52,17 +52,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from ..i18n import STRINGS, t
+from ..i18n import t
 from ..model import Lang
+from ..pages.offline_control import SCOPE_SIZE_SLOT, ZIP_PATH
 from ..project import ROOT
 
-ZIP_PATH = "downloads/ai-infra-site.zip"
-"""The download, relative to the site root (the home page of each language links to it)."""
-ZIP_SIZE_SLOT = "<span data-qa-zip-size></span>"
-"""Where the home pages show the zip's size; filled in once the zip is built."""
-SCOPE_SIZE_SLOT = 'data-qa-offline-sizes=""'
-"""In the offline control (render.offline_control): the compressed size of each scope it offers, filled
-in here as JSON ({"site": bytes, ...}) on the home pages and bank pages."""
 ZIP_FOLDER = "ai-infra-site"
 """The one folder the zip unpacks into."""
 MANIFEST = "offline-manifest.json"
@@ -312,18 +306,6 @@ def file_page(page: str, home: Language | None, depth: int = 0) -> str:
     return page
 
 
-def offline_control(lang: Lang, scopes: list[str]) -> str:
-    """The "Offline reading" control for `scopes` (`site`, `lang:zh`, `bank:zh:ai-infra-3`): a placeholder
-    that overrides/assets/qa/offline.js fills in (hidden without a service worker). Its sizes are filled
-    in once the site is built (SCOPE_SIZE_SLOT); its strings are the page's language's."""
-    text = {key: STRINGS["offline." + key][lang] for key in _CONTROL_STRINGS}  # placeholders filled in the page
-    body = json.dumps(text, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return (
-        f'<div class="qa-offline-control" data-qa-offline-scopes="{html.escape(" ".join(scopes))}" '
-        f'{SCOPE_SIZE_SLOT} data-qa-offline-text="{html.escape(body)}" hidden></div>'
-    )
-
-
 def zip_notice(home: Language) -> str:
     """How to get search in the unzipped copy: one command, then a local address."""
     url = SERVE_URL + home.root
@@ -474,26 +456,6 @@ def _worker_text(languages: list[Language]) -> str:
     return json.dumps(text, ensure_ascii=False, sort_keys=True)
 
 
-_CONTROL_STRINGS = (
-    "scope.site",
-    "scope.lang",
-    "scope.bank",
-    "get",
-    "cancel",
-    "remove",
-    "progress",
-    "stored",
-    "visited",
-    "savedata",
-    "failed.quota",
-    "failed.network",
-    "failed.other",
-    "cancelled",
-    "done",
-    "removed",
-    "label",
-)
-"""The control's strings (i18n keys below `offline.`), all in the page's language."""
 _PAGEFIND_DATA = re.compile(r"(?:index/|fragment/|pagefind\.)([A-Za-z0-9-]+)_[0-9a-f]+\.pf_(?:index|fragment|meta)$")
 _PAGEFIND_UI = frozenset(
     f"pagefind-{part}"
@@ -527,4 +489,4 @@ _ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
 _ZIP_SIZE = re.compile(r"<span data-qa-zip-size>[^<]*</span>")
 _SCOPE_SIZES = re.compile(r'data-qa-offline-scopes="([^"]*)" data-qa-offline-sizes="[^"]*"')
 _CONTROL = re.compile(r'<div class="qa-offline-control".*?</div>\n?', re.DOTALL)
-"""The offline control (render.offline_control: no <div> inside): the zip's copy has no worker."""
+"""The offline control (studysite/pages/offline_control.py: no <div> inside): the zip's copy has no worker."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import Problems
-from ..model import Bank, LeadIn, ListBlock, Paragraph, Question, Site
+from ..model import Bank, LeadIn, ListBlock, Paragraph, Question, Site, content_hash
 from .inputs import read_regular
 from .parse import parse_text, read_text, split_lines
 
@@ -103,8 +103,6 @@ def attach(
 
     `slugs_of` gives each bank's slugs in Chinese order. Pending questions are left out (untranslated).
     """
-    from ..build import content_hash  # build imports this module
-
     out: dict[str, tuple[Question, str]] = {}
     for zh, en in banks:
         if en is None:
@@ -200,8 +198,6 @@ def read_lock(path: Path, problems: Problems) -> dict[str, Record]:
 
 def lock_text(site: Site) -> str:
     """The translation lock for `site` (sorted by path, so a change is a small diff)."""
-    from ..build import content_hash  # build imports this module
-
     lines = [
         "# Which Chinese text each English question translates (hashes), written by the build: commit it",
         "# with the translation. 每道英文题所翻译的中文版本（哈希），由构建维护，请随翻译一起提交。",
@@ -216,8 +212,6 @@ def lock_text(site: Site) -> str:
 def reviewed(lock_path: Path, site: Site, paths: Iterable[str]) -> list[str]:
     """Record that the English of `paths` (bank/slug) still holds for the current Chinese; returns the
     paths that are not translated questions (nothing is written for those)."""
-    from ..build import content_hash
-
     text = lock_text(site)
     unknown = []
     for p in paths:
