@@ -210,7 +210,7 @@ def review(old: list[LockEntry], new: list[LockEntry]) -> list[str]:
 
 def make_slug(text: str, terms: dict[str, str] | None = None) -> str:
     """ASCII words of a question, stop words dropped: English as is; Chinese by its technical terms, or
-    pinyin words where it has none (studysite/slugwords.py)."""
+    pinyin words where it has none (studysite/enrich/slugwords.py)."""
     words: list[str] = []
     text = unicodedata.normalize("NFKC", text)
     first = re.split(r"[?？]", text, maxsplit=1)[0]  # "What is X? When is it Y?" -> about X

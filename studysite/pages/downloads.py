@@ -2,7 +2,7 @@
 
 One place names every file, so the writers (anki.py, scripts/build_pdf.py) and the pages that link
 to them (render.py, print_edition.py) cannot disagree. Every file goes into downloads/ at the site
-root, shared by both languages (and left out of the offline copy, studysite/offline.py).
+root, shared by both languages (and left out of the offline copy, studysite/site/offline.py).
 """
 
 from __future__ import annotations

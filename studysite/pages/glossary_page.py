@@ -73,7 +73,7 @@ def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | Non
 
 def glossary_term_pages(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, str]]:
     """(docs path, Markdown) of every page of each term's full list, for the terms that have more
-    questions than the glossary page shows (studysite/listings.py pages them)."""
+    questions than the glossary page shows (studysite/pages/listings.py pages them)."""
     for term in site.glossary:
         if len(uses[term.id]) > PREVIEW:
             yield from term_pages(site, term.id, term.names[lang], uses[term.id], lang)

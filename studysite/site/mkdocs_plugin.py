@@ -55,7 +55,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
     """Generates docs/ from the banks before MkDocs reads it, and finishes the site after it is written."""
 
     def __init__(self) -> None:
-        # MkDocs 1.6 keeps this instance for the whole process (see studysite/session.py).
+        # MkDocs 1.6 keeps this instance for the whole process (see studysite/site/session.py).
         self.session = Session()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:

@@ -370,7 +370,7 @@ def _sizes_attr(scopes: str, sizes: dict[str, int]) -> str:
 
 
 def _banks(site_dir: Path, lang: Language) -> set[str]:
-    """The banks of a language: the folders of its root with a nav.js (studysite/render.py nav_json)."""
+    """The banks of a language: the folders of its root with a nav.js (studysite/pages/render.py nav_json)."""
     return {p.parent.name for p in (site_dir / lang.root).glob("*/nav.js")}
 
 
@@ -483,7 +483,7 @@ _DOWNLOAD = re.compile(r'<p class="qa-download">.*?</p>', re.DOTALL)
 _FIRST_H1_END = re.compile(r"</h1>")
 _BROWSER_OFFLINE = re.compile(r'<p class="qa-offline-browser">.*?</p>', re.DOTALL)
 _STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/[a-z]+\.min\.js"[^>]*></script>')
-"""The page's bundle (studysite/bundles.yml), which the study scripts are in: the zip's data goes first."""
+"""The page's bundle (studysite/site/bundles.yml), which the study scripts are in: the zip's data goes first."""
 _ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
 """A question page's answer: one `<div>` with none inside (render.answer_html), as verify.py reads it."""
 _ZIP_SIZE = re.compile(r"<span data-qa-zip-size>[^<]*</span>")

@@ -47,9 +47,9 @@ class Session:
     english: EnglishBuild | None = None
     """The English build running in a child process during the Chinese one (on_pre_build to on_post_build)."""
     theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
-    """Under `mkdocs serve`: the theme's file list per theme (studysite/theme_cache.py)."""
+    """Under `mkdocs serve`: the theme's file list per theme (studysite/site/theme_cache.py)."""
     templates: jinja2.BytecodeCache | None = None
-    """Under `mkdocs serve`: compiled theme templates kept between rebuilds (studysite/theme_cache.py)."""
+    """Under `mkdocs serve`: compiled theme templates kept between rebuilds (studysite/site/theme_cache.py)."""
     finish_guard: threading.Lock = field(default_factory=threading.Lock)
     """Guards `finish_next` and `finisher` between a rebuild and the background finisher."""
     finish_next: FinishArgs | None = None

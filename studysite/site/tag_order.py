@@ -13,7 +13,7 @@ from ..pages.render_study import DATA_PATH
 
 def install(config: Any, docs_dir: Path) -> None:
     """Give the tags plugin (if on) sort keys, and the chips their links, read from this language's
-    question data (studysite/render_study.py)."""
+    question data (studysite/pages/render_study.py)."""
     plugin = config.plugins.get("material/tags")
     data_file = docs_dir / DATA_PATH
     if plugin is None or not data_file.exists():
@@ -31,7 +31,7 @@ def install(config: Any, docs_dir: Path) -> None:
         url = str(mapping.item.url)
         return (page_rank.get(url, last), url)
 
-    # overrides/partials/tags.html links each chip to its tag's page (studysite/listings.py).
+    # overrides/partials/tags.html links each chip to its tag's page (studysite/pages/listings.py).
     config.extra["qa_tag_urls"] = {escape(tag["name"]): tag["url"] for tag in data["tags"]}
     plugin.config.listings_tags_sort_by = tag_key
     plugin.config.tags_sort_by = tag_key

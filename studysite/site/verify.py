@@ -86,7 +86,7 @@ def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en
     first page by their "next" links gives the bank's questions in bank order, each tag's pages give
     the tag's questions (banks in order), the banks index (when there is one) lists every bank, the
     tags index links to every tag's page, and no page holds
-    more than a page's worth (studysite/listings.py's PAGE_SIZE). Read from the built HTML."""
+    more than a page's worth (studysite/pages/listings.py's PAGE_SIZE). Read from the built HTML."""
     from ..pages.listings import BANKS_URL, HOME_BANKS, PAGE_SIZE
 
     problems = Problems()
@@ -193,7 +193,7 @@ def _expect_keyed(
     expected: dict[str, tuple[str | None, list[Expected]]],
     problems: Problems,
 ) -> None:
-    """English pages of a translation tied by `@slug` keys (studysite/translations.py): each page shows
+    """English pages of a translation tied by `@slug` keys (studysite/sources/translations.py): each page shows
     its question's lines from the English file when translated, else the Chinese file's lines. Key
     lines are not text; a question still pending, or whose key left the bank, has no page to be on."""
     files = {}
@@ -374,5 +374,5 @@ _SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
 """Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
 _KEY = re.compile(r"@[a-z0-9]+(?:-[a-z0-9]+)*")
-"""A translation's key line (studysite/translations.py): not text, shown nowhere."""
+"""A translation's key line (studysite/sources/translations.py): not text, shown nowhere."""
 _MARKER = re.compile(r"^(?:[-*•]\s+|\d{1,4}[.)．、]\s*(?=\S))")

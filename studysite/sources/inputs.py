@@ -1,7 +1,7 @@
 """Account for every entry of the banks folder: what the build reads, and a warning or error for the rest.
 
 The build reads, from the top level of `banks/` only: `NAME.txt` and `NAME.en.txt` (banks and their
-translations), `NAME.notes.yml` (editor's notes, studysite/notes.py) and the data files `taxonomy.yml`,
+translations), `NAME.notes.yml` (editor's notes, studysite/sources/notes.py) and the data files `taxonomy.yml`,
 `glossary.yml`, `slugs.lock` and `translations.lock`. Each must be a
 regular file; a symbolic link to any of them is refused alike (the build would read, and the lock
 write, a file outside the folder), and a FIFO, device, socket or folder by one of these names is an
@@ -25,7 +25,7 @@ from ..errors import Problems
 DATA_FILES = ("taxonomy.yml", "glossary.yml", "slugs.lock", "translations.lock")
 """The data files read beside the banks."""
 NOTES_SUFFIX = ".notes.yml"
-"""Ending of a bank's editor's notes file (studysite/notes.py)."""
+"""Ending of a bank's editor's notes file (studysite/sources/notes.py)."""
 
 
 @dataclass

@@ -217,7 +217,7 @@ def _serve(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
-# A bank's print edition comes in parts (studysite/print_edition.py); its PDF is the whole bank:
+# A bank's print edition comes in parts (studysite/pages/print_edition.py); its PDF is the whole bank:
 # parts 2.. (at print/k/) are fetched and their contents and questions appended to part 1's, and
 # what belongs to a part on screen (its pager, its "this part holds" line, "part 1 of n") goes.
 _WHOLE_BANK = """async () => {
