@@ -1,6 +1,6 @@
 /* Offline reading on the reader's terms: keep what the reader opened, and what the reader asked for.
  *
- * studysite/offline.py writes the served copy at the site root (one worker for every language) with
+ * studysite/site/offline.py writes the served copy at the site root (one worker for every language) with
  * VERSION, a hash of every file of the build, baked in: each deploy with a change gives new bytes here,
  * which is what makes the browser install the new worker. Everything it stores is checked against the
  * build's manifest (SHA-256 of every file), so a cache only ever holds the bytes of its own build, and
@@ -207,7 +207,7 @@ async function keepLoaded(urls) {
   }
 }
 
-/* Is a manifest entry part of a scope? studysite/offline.py scope_files is the same rule. */
+/* Is a manifest entry part of a scope? studysite/site/offline.py scope_files is the same rule. */
 function inScope(f, scope) {
   const [what, lang, bank] = scope.split(":");
   if (f.kind === "visit") return false;

@@ -89,7 +89,7 @@ SEARCH_FIRST_RUNS = 3
 REBUILD_RUNS = 3
 """Edits timed under `mkdocs serve --dirty` (plain `mkdocs serve`: one)."""
 FINISHED = "studysite: search index, downloads and offline files updated"
-"""What the plugin logs when a --dirty rebuild's background steps are done (studysite/plugin.py)."""
+"""What the plugin logs when a --dirty rebuild's background steps are done (studysite/site/mkdocs_plugin.py)."""
 
 # Queries: the first of each list is the first query; the others are "later" queries, each a new term.
 QUERIES = {
@@ -438,7 +438,7 @@ def run_build(c: Corpus, env: dict[str, str], *, skip_generate: bool) -> tuple[f
 
 
 def time_pagefind(site: Path) -> float:
-    from studysite.site_finish import PAGEFIND
+    from studysite.site.site_finish import PAGEFIND
 
     binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
     out = Path(str(site) + "-pagefind")
@@ -457,8 +457,8 @@ def time_our_post_build(c: Corpus) -> dict[str, float]:
     only after generating): the check of the built site against the banks, and the Anki/CSV downloads."""
     out: dict[str, float] = {}
     try:
-        from studysite.anki import write_decks
-        from studysite.verify import check_built_site
+        from studysite.site.verify import check_built_site
+        from studysite.takeaway.anki import write_decks
 
         sources = studybuild.load_sources(c.banks, Problems())
         site, _lock = studybuild.build_site_model(sources)

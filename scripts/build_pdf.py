@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from studysite.pdf import main
+from studysite.takeaway.pdf import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from studysite.sitebuild import main
+from studysite.site.sitebuild import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -371,7 +371,7 @@ def write_corpus(dest: Path, questions: int, per_bank: int = 50, seed: int = 0) 
 
 
 def _key(text: str) -> str:
-    """The build's duplicate key (studysite.parse._normal)."""
+    """The build's duplicate key (studysite.sources.parse._normal)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return re.sub(r"[\s?？。.!！]+", "", folded)
 

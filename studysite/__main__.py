@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import sitebuild
+from .site import sitebuild
 
 USAGE = "usage: python -m studysite site [--site-dir DIR] [--config FILE]  (run in the project folder)"
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import cache, links, notes, parallel, slugs, translations
+from . import cache, parallel
 from .cache import MISSING, Memo
+from .enrich import links, slugs
+from .enrich.slugwords import glossary_terms
+from .enrich.tags import assign_tags, load_taxonomy
 from .errors import Problems
-from .glossary import load_glossary, warn_unused
-from .inputs import read_regular, scan_banks
 from .model import (
     LANGS,
     Bank,
@@ -22,17 +22,17 @@ from .model import (
     Entry,
     GlossaryTerm,
     Lang,
-    LeadIn,
-    Paragraph,
     Question,
     Site,
     Tag,
     Tombstone,
+    content_hash,
 )
-from .parse import parse_bank
-from .render import render_site
-from .slugwords import glossary_terms
-from .taxonomy import assign_tags, load_taxonomy
+from .pages.render import render_site
+from .sources import notes, translations
+from .sources.glossary import load_glossary, warn_unused
+from .sources.inputs import read_regular, scan_banks
+from .sources.parse import parse_bank
 from .write import PendingFile, build_lock, staged_tree, write_tree_in_place
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
@@ -586,17 +586,6 @@ def _url_of(path: str) -> str:
     if path in ("index.md", "index.html"):
         return ""
     return path[:-3] + "/" if path.endswith(".md") else path
-
-
-def content_hash(q: Question) -> str:
-    """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
-    parts = [q.text]
-    for block in q.blocks:
-        if isinstance(block, (Paragraph, LeadIn)):
-            parts.append(block.text)
-        else:
-            parts.extend(i.text for i in block.items)
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
 
 
 def _suggest(name: str) -> str:

@@ -204,11 +204,7 @@ def code_digest() -> bytes:
     YAML from PyYAML)."""
     if not _code:
         h = hashlib.sha256(sys.version.encode())
-        package = Path(__file__).resolve().parent
-        for path in sorted(package.iterdir()):
-            if path.is_file() and not path.name.endswith((".pyc", ".pyo")):
-                data = path.read_bytes()
-                h.update(path.name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+        h.update(package_digest(Path(__file__).resolve().parent))
         for dist in _LIBRARIES:
             try:
                 h.update(f"{dist}=={metadata.version(dist)}\n".encode())
@@ -216,6 +212,17 @@ def code_digest() -> bytes:
                 h.update(f"{dist} missing\n".encode())
         _code.append(h.digest())
     return _code[0]
+
+
+def package_digest(package: Path) -> bytes:
+    """A hash of every file under `package` by its path: every layer's folder (sources/, enrich/,
+    pages/, ...) and the string catalogues too, since a file left out would serve pages its edit changed."""
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and not path.name.endswith((".pyc", ".pyo")):
+            data = path.read_bytes()
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.digest()
 
 
 def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -77,6 +78,17 @@ class Question:
     """In a translation file: the slug of the Chinese question it translates (its `@slug` line)."""
     pending: tuple[int, ...] = ()
     """In a translation file: lines still marked `[zh]` (not yet translated); empty when done."""
+
+
+def content_hash(q: Question) -> str:
+    """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
+    parts = [q.text]
+    for block in q.blocks:
+        if isinstance(block, (Paragraph, LeadIn)):
+            parts.append(block.text)
+        else:
+            parts.extend(i.text for i in block.items)
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import translations
 from .build import LOCK, build_site_model, check_content, load_sources
 from .errors import BuildError, Problems
+from .sources import translations
 
 
 def main(argv: list[str], default_banks: Path) -> int:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from studysite import pdf
+from studysite.takeaway import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_BANKS = ROOT / "banks"

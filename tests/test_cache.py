@@ -3,14 +3,16 @@ every kind of edit; a damaged, foreign or unwritable cache is ignored and never 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from studysite import build, cache, render
+from studysite import build, cache
 from studysite.build import generate
 from studysite.errors import BuildError
+from studysite.pages import render
 from tests.sitekit import copy_banks
 
 BANK = "ai-infra-3.txt"
@@ -183,6 +185,23 @@ def test_a_cache_of_other_code_is_not_used(
     rendered.clear()
     generate(banks, docs)
     assert len(rendered) > 0 and len(rendered) == len(set(rendered)) * 2
+
+
+@pytest.mark.unit
+def test_the_code_key_covers_every_file_of_the_package_in_every_layer(tmp_path: Path) -> None:
+    package = Path(cache.__file__).resolve().parent
+    copy = tmp_path / "studysite"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = cache.package_digest(copy)
+    assert cache.package_digest(copy) == before
+    for name in sorted({p.parent.relative_to(copy).as_posix() for p in copy.rglob("*.py")}):
+        source = next(p for p in sorted((copy / name).glob("*.py")) if p.name != "__init__.py" or name == ".")
+        original = source.read_bytes()
+        source.write_bytes(original + b"\n# edited\n")
+        assert cache.package_digest(copy) != before, f"an edit of {source.relative_to(copy)} keeps the old key"
+        source.write_bytes(original)
+    (copy / "pages" / "new_renderer.py").write_text("", encoding="utf-8")
+    assert cache.package_digest(copy) != before, "a new module keeps the old key"
 
 
 @pytest.mark.unit

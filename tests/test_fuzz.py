@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from studysite.build import generate
 from studysite.errors import BuildError, Problems
-from studysite.parse import parse_text
+from studysite.sources.parse import parse_text
 from tests.sitekit import ROOT, SEED
 
 SEED_ZH = (SEED / "ai-infra-3.txt").read_text(encoding="utf-8")

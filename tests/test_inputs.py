@@ -15,8 +15,8 @@ import pytest
 
 from studysite.build import load_sources
 from studysite.errors import Problems
-from studysite.parse import parse_bank
-from studysite.yamlfile import load_yaml
+from studysite.sources.parse import parse_bank
+from studysite.sources.yamlfile import load_yaml
 from tests.sitekit import ROOT, copy_banks
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"

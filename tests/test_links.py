@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studysite import links
 from studysite.build import build_site_model, load_sources
+from studysite.enrich import links
 from studysite.errors import Problems
 from studysite.model import Entry, Site
 from tests.sitekit import FIXTURE_BANKS as SEED

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studysite.build import generate
-from studysite.listings import PAGE_SIZE, PREVIEW
-from studysite.verify import check_lists
+from studysite.pages.listings import PAGE_SIZE, PREVIEW
+from studysite.site.verify import check_lists
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -85,7 +85,7 @@ def test_a_long_bank_and_its_tags_are_paged_and_lose_nothing(long_bank: tuple[ob
 
 @pytest.mark.unit
 def test_the_home_page_lists_a_few_banks_and_the_banks_index_all(tmp_path: Path) -> None:
-    from studysite.listings import HOME_BANKS
+    from studysite.pages.listings import HOME_BANKS
 
     n = HOME_BANKS + 2
     write_corpus(tmp_path / "banks", 3 * n, per_bank=3, seed=0)
@@ -102,7 +102,7 @@ def test_the_home_page_lists_a_few_banks_and_the_banks_index_all(tmp_path: Path)
 
 @pytest.mark.unit
 def test_the_pager_stays_the_same_size_however_many_pages() -> None:
-    from studysite.listings import _pages, pager
+    from studysite.pages.listings import _pages, pager
 
     def nav(n: int, k: int) -> str:
         return pager(_pages("x.md", "x/", "x/", n * PAGE_SIZE), k, "en")
@@ -181,7 +181,7 @@ def test_links_between_pages_are_what_posixpath_relpath_gives(
     here: list[str], there: list[str], slash_here: bool, slash_there: bool
 ) -> None:
     """listings._href computes relpath's answer without its getcwd per call (a fifth of the generator's time)."""
-    from studysite.listings import _href
+    from studysite.pages.listings import _href
 
     a = "/".join(here) + ("/" if slash_here and here else "")
     b = "/".join(there) + ("/" if slash_there and there else "")

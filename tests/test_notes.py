@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from studysite import downloads
 from studysite.build import generate
 from studysite.errors import BuildError
+from studysite.pages import downloads
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, copy_banks
 from tests.test_takeaway import read_apkg
 

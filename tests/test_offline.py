@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from studysite import offline
+from studysite.site import offline
 from tests.qualitykit import AXE
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, QuietServer, build_site, copy_banks
 
@@ -120,7 +120,7 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
         # what the worker fetched (its Referer), not the browser's update checks of sw.js
         downloaded = {p for _, p, referer in server.log if referer.endswith("/sw.js")} - {offline.MANIFEST, "sw.js"}
         keys = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
-        # the worker's rule (sw.js inScope) is studysite/offline.py's: it downloaded only files of the
+        # the worker's rule (sw.js inScope) is studysite/site/offline.py's: it downloaded only files of the
         # scope, and the cache now holds every one
         urls = {f.url for f in files}
         assert downloaded <= urls, downloaded - urls
@@ -845,7 +845,7 @@ def _shoot_control(page: object, lang: str, state: str) -> None:
 
 
 def _site_file(row: list[object]) -> offline.SiteFile:
-    """A manifest row as studysite/offline.py's SiteFile (the path: its URL)."""
+    """A manifest row as studysite/site/offline.py's SiteFile (the path: its URL)."""
     url, size, digest, kind, lang, gz, bank = row
     return offline.SiteFile(str(url), str(url), int(size), str(digest), str(kind), str(lang), int(gz), str(bank))  # type: ignore[call-overload]
 

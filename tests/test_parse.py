@@ -16,7 +16,7 @@ import pytest
 from studysite.build import generate
 from studysite.errors import Problems
 from studysite.model import LeadIn, ListBlock, Paragraph
-from studysite.parse import parse_bank, parse_text
+from studysite.sources.parse import parse_bank, parse_text
 from tests.sitekit import FIXTURE_BANKS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "parse"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studysite.build import generate
-from studysite.slugs import make_slug
+from studysite.enrich.slugs import make_slug
 from tests.sitekit import FIXTURE_BANKS, build_site, serve
 
 TAXONOMY = (FIXTURE_BANKS / "taxonomy.yml").read_bytes()

@@ -1,7 +1,7 @@
-"""The MkDocs plugin (studysite/plugin.py) and the MkDocs 1.6 behaviour it relies on.
+"""The MkDocs plugin (studysite/site/mkdocs_plugin.py) and the MkDocs 1.6 behaviour it relies on.
 
 The plugin keeps its Session on its instance and speeds up `mkdocs serve` by caching the theme's
-file list (studysite/theme_cache.py): both depend on MkDocs internals, checked here so that an
+file list (studysite/site/theme_cache.py): both depend on MkDocs internals, checked here so that an
 upgrade of MkDocs fails these tests rather than silently losing state or listing stale files.
 """
 
@@ -25,8 +25,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 
-from studysite import theme_cache
-from studysite.plugin import StudySitePlugin
+from studysite.site import theme_cache
+from studysite.site.mkdocs_plugin import StudySitePlugin
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 pytestmark = pytest.mark.unit
@@ -130,7 +130,7 @@ def test_the_theme_file_cache_lists_what_mkdocs_lists(tmp_path: Path) -> None:
     plain = _theme_files(config)
     listed: dict[tuple[object, ...], list[str]] = {}
     assert theme_cache.remember_theme_files(config.theme, listed), (
-        f"MkDocs {mkdocs.__version__} is not {theme_cache.SUPPORTED}x: check studysite/theme_cache.py's "
+        f"MkDocs {mkdocs.__version__} is not {theme_cache.SUPPORTED}x: check studysite/site/theme_cache.py's "
         "assumptions against it, then widen SUPPORTED"
     )
     assert _theme_files(config) == plain

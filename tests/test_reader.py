@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from studysite import verify
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
+from studysite.site import verify
 from tests import sitekit
 from tests.sitekit import DESKTOP, PHONE, SEED, build_site, copy_banks, normalise, visible_text
 
@@ -224,7 +224,7 @@ def test_print_edition_offers_the_side_by_side_view(browser: Any, seed_url: str,
     ],
 )
 def test_a_mark_only_where_a_whole_term_stands(text: str, term: str, alone: bool) -> None:
-    from studysite.links import stands_alone
+    from studysite.enrich.links import stands_alone
 
     start = text.index(term)
     assert stands_alone(text, start, start + len(term)) is alone
@@ -249,7 +249,7 @@ def _marks(answer: str) -> list[tuple[str, str, str]]:
 
 
 def test_marks_are_few_once_per_term_and_never_inside_a_longer_name(seed_pages: dict[str, str]) -> None:
-    from studysite.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH
+    from studysite.enrich.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH
 
     answers = {
         path: re.search(r'<div class="qa-answer".*?</div>', text, re.S).group(0)  # type: ignore[union-attr]
@@ -390,7 +390,7 @@ def test_home_first_screen_says_what_how_many_and_the_ways_in(
 
 
 def test_home_links_to_the_daily_review_once_the_site_has_it() -> None:
-    from studysite.render import home_page
+    from studysite.pages.render import home_page
 
     problems = Problems()
     model, _ = build_site_model(load_sources(SEED, problems))
@@ -682,8 +682,8 @@ def test_search_clear_button_puts_no_tooltip_over_the_result_count(browser: Any,
 @pytest.mark.parametrize("layout", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, layout: str) -> None:
-    from studysite.glossary import load_glossary
-    from studysite.glossary_page import jump_key
+    from studysite.pages.glossary_page import jump_key
+    from studysite.sources.glossary import load_glossary
 
     terms = load_glossary(SEED / "glossary.yml", Problems())
     with reader(browser, viewport=LAYOUTS[layout], is_mobile=layout == "phone", has_touch=layout == "phone") as ctx:

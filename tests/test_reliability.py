@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studysite import verify
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import BuildError, Problems
 from studysite.model import Bank, BankInfo, ListBlock, Site
-from studysite.parse import parse_text
-from studysite.verify import check_built_site
+from studysite.site import verify
+from studysite.site.verify import check_built_site
+from studysite.sources.parse import parse_text
 from studysite.write import UnsafePath, check_path, write_tree_in_place
 from tests.sitekit import ROOT, SEED, build_site, copy_banks, prepare_work
 
@@ -193,7 +193,7 @@ DROP = r"减少内存碎片(?=。</li>)"
 SABOTAGE = """
 import re
 
-import studysite.render as render
+import studysite.pages.render as render
 
 _render_site = render.render_site
 

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import yaml
 
 from studysite.build import generate
-from studysite.render import REPORT_FORM
+from studysite.pages.render import REPORT_FORM
 from tests.sitekit import ROOT, copy_banks
 
 FORM = ROOT / ".github" / "ISSUE_TEMPLATE" / REPORT_FORM

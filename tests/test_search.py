@@ -20,7 +20,7 @@ import yaml
 
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from studysite.search_terms import search_terms
+from studysite.site.search_terms import search_terms
 from tests.qualitykit import AXE, serve_pages
 from tests.sitekit import (
     ARTIFACTS,

@@ -8,13 +8,13 @@ import pytest
 
 from studysite.errors import Problems
 from studysite.model import ListBlock
-from studysite.parse import parse_bank
-from studysite.translations import parse_translation
+from studysite.sources.parse import parse_bank
+from studysite.sources.translations import parse_translation
 from tests.sitekit import ROOT, SEED, build_site, copy_banks, normalise, visible_text
 
 
 def _lines(bank_file: Path, lang: str) -> list[tuple[str, list[str]]]:
-    # the English file's `@slug` lines are keys, not text (studysite/translations.py)
+    # the English file's `@slug` lines are keys, not text (studysite/sources/translations.py)
     read = parse_translation if lang == "en" else lambda p, i, pr: parse_bank(p, i, "zh", pr)
     bank = read(bank_file, "ai-infra-3", Problems())
     assert bank is not None
@@ -70,7 +70,7 @@ def test_built_site_has_search_in_both_languages(seed_site: Path) -> None:
     """Pagefind ran through its npm launcher and indexed the question pages of each language."""
     import json
 
-    from studysite.verify import check_search
+    from studysite.site.verify import check_search
 
     assert check_search(seed_site, ["zh", "en"]) == []
     entry = json.loads((seed_site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
@@ -82,7 +82,7 @@ def test_search_check_fails_when_an_index_or_the_script_is_missing(seed_site: Pa
     import json
     import shutil
 
-    from studysite.verify import check_search
+    from studysite.site.verify import check_search
 
     site = tmp_path / "site"
     shutil.copytree(seed_site / "pagefind", site / "pagefind")
@@ -136,10 +136,10 @@ def test_a_question_page_loads_at_most_two_of_our_scripts_and_two_stylesheets(se
 
 
 def test_bundles_are_minified_with_source_maps_of_every_member(seed_site: Path) -> None:
-    """What studysite/bundles.yml lists is in its bundle (in order, minified), and only there."""
+    """What studysite/site/bundles.yml lists is in its bundle (in order, minified), and only there."""
     import json
 
-    from studysite.bundles import load_alone, load_bundles
+    from studysite.site.bundles import load_alone, load_bundles
 
     alone = load_alone()
 

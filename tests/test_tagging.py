@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from studysite.build import generate
+from studysite.enrich.tags import assign_tags, load_taxonomy
 from studysite.errors import BuildError, Problems
-from studysite.parse import parse_bank
-from studysite.taxonomy import assign_tags, load_taxonomy
+from studysite.sources.parse import parse_bank
 from tests.sitekit import ROOT, copy_banks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tagging"

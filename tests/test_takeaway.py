@@ -24,8 +24,12 @@ from urllib.parse import parse_qs, urlsplit
 import genanki
 import pytest
 
-from studysite import downloads
-from studysite.anki import (
+from studysite.build import build_site_model, generate, load_sources
+from studysite.errors import Problems
+from studysite.model import LeadIn, ListBlock, ListItem, Question, Site
+from studysite.pages import downloads
+from studysite.sources.glossary import load_glossary, tooltip
+from studysite.takeaway.anki import (
     CSV_COLUMNS,
     answer_text,
     build_deck,
@@ -36,10 +40,6 @@ from studysite.anki import (
     stable_id,
     write_decks,
 )
-from studysite.build import build_site_model, generate, load_sources
-from studysite.errors import Problems
-from studysite.glossary import load_glossary, tooltip
-from studysite.model import LeadIn, ListBlock, ListItem, Question, Site
 from tests.sitekit import SEED, copy_banks, write_long_bank
 
 SITE_URL = "https://example.org/ai-infra/"
@@ -506,7 +506,7 @@ def test_first_use_of_each_term_gets_an_escaped_tooltip_never_inside_a_link(mini
         assert not any(e["tag"] == "b" for e in _elements(answer1))
         assert '"权重"<b>' in "".join(str(e["text"]) for e in _elements(answer1) if e["tag"] == "li")
         # second page: the first KV Cache is a link to its question, and no tooltip explains it again
-        # (one mark per term per answer: studysite/links.py)
+        # (one mark per term per answer: studysite/enrich/links.py)
         answer2 = second[second.index('<div class="qa-answer"') : second.index("</div>")]
         elements = _elements(answer2)
         link = next(e for e in elements if e["tag"] == "a")
@@ -644,7 +644,7 @@ def test_print_pages_are_left_out_of_search(seed_site: Path) -> None:
 
 @pytest.mark.unit
 def test_a_long_banks_print_edition_comes_in_bounded_parts_that_lose_nothing(tmp_path: Path) -> None:
-    from studysite import print_edition
+    from studysite.pages import print_edition
 
     banks = copy_banks(tmp_path / "banks")
     bank_id = write_long_bank(banks)

@@ -15,11 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from studysite import downloads
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
-from studysite.glossary import tooltip
 from studysite.model import Site
+from studysite.pages import downloads
+from studysite.sources.glossary import tooltip
 from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, serve, settle, write_long_bank
 
 SHOTS = ARTIFACTS / "takeaway"
@@ -99,7 +99,7 @@ def test_hovering_a_term_shows_its_translation_and_definition(
     page = page_factory()  # type: ignore[operator]
     prefix = "" if lang == "zh" else "en/"
     page.goto(f"{seed_url}{prefix}ai-infra-3/optimization-techniques-prefill-decode-stages/")
-    # the answer's first marked term (a few terms an answer are marked: studysite/links.py)
+    # the answer's first marked term (a few terms an answer are marked: studysite/enrich/links.py)
     abbr = page.locator("#qa-answer abbr.qa-term").first
     text = abbr.inner_text().casefold()
     term = next(t for t in model.glossary if text in {f.casefold() for f in t.forms[lang]})  # type: ignore[index]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from studysite import translations
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import BuildError, Problems
-from studysite.parse import parse_bank
+from studysite.sources import translations
+from studysite.sources.parse import parse_bank
 from tests.sitekit import ROOT, copy_banks
 
 BANK = "ai-infra-3"
@@ -240,7 +240,7 @@ def test_a_partly_translated_bank_builds_and_passes_the_site_check(tmp_path: Pat
     """Built for real (both languages, strict off: untranslated questions are not warnings): every
     English page holds its own question's lines (English or, untranslated, Chinese), checked by verify.py;
     a line dropped from a translated English page is named at its line of the English file."""
-    from studysite.verify import check_built_site
+    from studysite.site.verify import check_built_site
     from tests.sitekit import build_site
 
     banks = copy_banks(tmp_path / "banks", translations=False)

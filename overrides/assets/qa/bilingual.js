@@ -1,7 +1,7 @@
 /* The side-by-side view (双语对照): under each block of an answer, its translation, on a switch the reader's
    browser remembers for every page and both languages (they share one origin: / and /en/).
 
-   The page ships the other language's blocks hidden, outside the answer (studysite/render.py
+   The page ships the other language's blocks hidden, outside the answer (studysite/pages/render.py
    bilingual_source); this script puts each one under its original the first time the view is on:
    a paragraph under a paragraph, a list item's translation inside that item. */
 (function () {

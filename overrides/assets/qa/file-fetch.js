@@ -1,4 +1,4 @@
-/* The offline zip only (studysite/offline.py bakes the data in front of this): browsers refuse fetch()
+/* The offline zip only (studysite/site/offline.py bakes the data in front of this): browsers refuse fetch()
    from file://, so the study scripts' requests for the question data and for a question's page are
    answered from scripts shipped beside the pages, the way each bank's nav.js is. Any other request
    goes to the real fetch (and fails as it would). Nothing here runs on the web site. */

@@ -1,6 +1,6 @@
 /* Offline reading on the reader's terms: the pages the reader opens are kept as they browse, and more
    only when the reader asks (the "Offline reading" control). Only over http(s): a copy opened from
-   file:// has no service workers (and its pages drop this script, studysite/offline.py).
+   file:// has no service workers (and its pages drop this script, studysite/site/offline.py).
 
    Keeping what was read: a first visit registers nothing, so it costs nothing beyond the page; it
    notes the site files it loaded (localStorage PENDING). From the next page on, the worker (sw.js at
@@ -8,7 +8,7 @@
    from the browser's HTTP cache, never from the network, and keeps this build's bytes. A page the
    worker controls is kept as it loads. With Save-Data on, nothing is kept unless the reader downloads.
 
-   The control (studysite/offline.py offline_control: scopes, their compressed sizes and the strings
+   The control (studysite/site/offline.py offline_control: scopes, their compressed sizes and the strings
    in the page's language): each scope shows its size and Download; then progress and Cancel; then
    what it takes on the device and Remove; a failed download says why and keeps what was stored.
 

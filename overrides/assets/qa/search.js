@@ -545,7 +545,7 @@
   }
 
   /* Up to CLOSEST terms of this language's list (glossary names and spellings, tag names; written
-     by studysite/search_terms.py, fetched the first time a query finds nothing) within a small
+     by studysite/site/search_terms.py, fetched the first time a query finds nothing) within a small
      edit distance of the query, closest first, ignoring case. */
   function closest(q) {
     if (!siteTerms) {

@@ -203,7 +203,7 @@
 
   // --- a bank page: its list with a badge per question, the bank's meter and the filter ----------
   // (and a tag's page: the same list, of one tag's questions). A long list is paged
-  // (studysite/listings.py): the meter counts the whole bank or tag, the badges and filter this page.
+  // (studysite/pages/listings.py): the meter counts the whole bank or tag, the badges and filter this page.
   function bankPage(panel, d) {
     var list = article.querySelector(".qa-bank-list ol");
     if (!list) return;

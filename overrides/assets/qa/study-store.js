@@ -19,7 +19,7 @@
   var MAX_UNDONE = 200; // per card: the newest are kept (older ones predate any copy still around)
   var V1_GRADE = { know: 3, review: 1 }; // a v1 mark becomes one review at its time
   var DEFAULT_SETTINGS = { newPerDay: 10 };
-  var FSRS_PATH = "assets/qa/vendor/ts-fsrs.js"; // copied from node_modules by studysite/vendor.py
+  var FSRS_PATH = "assets/qa/vendor/ts-fsrs.js"; // copied from node_modules by studysite/site/vendor.py
 
   var memory = Object.create(null); // when storage cannot be read at all (some private modes)
   var listeners = [];

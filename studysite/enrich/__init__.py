@@ -1,0 +1,1 @@
+"""Enrich: what the model gains after parsing: tags, stable slugs, related questions and links."""

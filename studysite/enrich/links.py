@@ -1,0 +1,286 @@
+"""Cross-links: up to five related questions per page, and inline links from a term to its question.
+
+Both use an inverted index (term -> questions), never an all-pairs comparison, so linking stays
+linear in the corpus: a term shared by too many questions says nothing and is skipped.
+
+Which mentions get a mark (an inline link here, a glossary tooltip in render.py) follows one rule,
+so that a mark helps instead of crowding the text:
+  - whole terms only: a mention counts only where the term stands whole (`stands_alone`): no letter,
+    digit or hyphen touches it, and it is not part of a longer capitalised name: in "Distributed
+    Shared Memory" neither "Shared Memory" nor "Memory" is a mention of its own;
+  - once per answer per term: its first whole mention, and a term that is linked gets no tooltip;
+  - a few per answer: at most MAX_MARKS_PER_ANSWER marks in an answer, at most one in a list item and
+    MAX_MARKS_PER_PARAGRAPH in a paragraph; in a block, links (which lead on) come before tooltips,
+    then the earlier mention first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from itertools import chain, count
+from typing import TYPE_CHECKING
+
+from ..model import Entry, Lang, Question
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAX_RELATED = 5
+MIN_SCORE = 1.0
+"""Below this a 'related' question shares too little to be worth the reader's click."""
+MAX_POSTING = 50
+"""A term in more questions than this (or in a tenth of them) is too common to relate anything."""
+MAX_ANSWER_BIGRAM_POSTING = 10
+"""A Chinese bigram in more questions than this (or than a tenth of them) relates two questions only
+when it is in both titles: in answers it is ordinary prose, and its pairs would be most of the work."""
+TAG_WEIGHT = 0.5
+ASCII_WEIGHT = 1.0
+HAN_WEIGHT = 0.25
+TITLE_BOOST = 2.0
+MAX_INLINE_LINKS = 5
+MAX_MARKS_PER_ANSWER = 4
+"""Links and tooltips together, in one answer (see the module docstring)."""
+MAX_MARKS_PER_PARAGRAPH = 2
+"""In a paragraph or lead-in; a list item gets at most one."""
+
+
+def stands_alone(text: str, start: int, end: int) -> bool:
+    """Whether the mention text[start:end] is a whole term: no letter, digit or hyphen right before or
+    after it, and no capitalised word joined to it by one space that would make it part of a longer
+    name ("Distributed Shared Memory", "Ring AllReduce"). Only a capitalised mention can be part of
+    such a name ("CUDA global memory" mentions "global memory"), and common words ("In", "The",
+    "Use") written with a capital at a sentence start, and "API", are not part of one.
+    """
+    if (start and text[start - 1] in _NAME_CHARS) or (end < len(text) and text[end] in _NAME_CHARS):
+        return False
+    if not text[start].isupper():
+        return True
+    before = _NAME_BEFORE.search(text, max(0, start - 40), start)
+    if before and before.group(1).lower() not in _COMMON:
+        return False
+    after = _NAME_AFTER.match(text, end)
+    return not (after and after.group(1).lower() not in _COMMON)
+
+
+def question_terms(question: Question) -> dict[str, float]:
+    """Weighted technical terms of a question, read from its Chinese text.
+
+    In a Chinese bank the ASCII words are the field's terms (AllReduce, NVSHMEM, shared memory)
+    and weigh most; Chinese character bigrams catch the rest (显存, 通信) at a lower weight.
+    Terms in the question itself count double: they say what the question is about. The order of
+    the terms carries no meaning.
+    """
+    title = _line_terms(question.text, TITLE_BOOST)
+    # The answer in one piece: no term spans a line end (neither a word nor a bigram holds "\n").
+    body = _line_terms("\n".join(_answer_lines(question)), 1.0)
+    # A title term keeps the title's (higher) weight.
+    body.update(title)
+    return body
+
+
+def related_questions(entries: list[Entry], terms: dict[str, dict[str, float]]) -> dict[str, tuple[str, ...]]:
+    """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms plus shared tags.
+
+    Score of a pair: sum over shared terms of idf x the smaller of the two weights, plus
+    TAG_WEIGHT per shared tag. Only terms in at most `cap` questions take part (Chinese bigrams in
+    more than MAX_ANSWER_BIGRAM_POSTING only from title to title), so the work is bounded by the
+    postings of rare terms, not by the number of pairs: at most cap^2 pairs per term.
+
+    The pairs are scored with numpy: one array of (question, question, gain) per shared rare term,
+    summed per pair. At 5,000 questions that is about a million pairs: ~2 s as a Python loop, ~0.6 s
+    here, most of it numbering the terms. Ties (equal totals, compared at 1e-9 so the order of the
+    sums does not matter) go to the earlier question.
+    """
+    import numpy as np  # here, not above: importing it costs each build process ~0.25 s, and most never link
+
+    n = len(entries)
+    q, t, w, idf = _rare_terms([terms[e.slug] for e in entries])
+    if not len(q):
+        return {e.slug: () for e in entries}
+    # Group the (question, term) entries by term, questions in order within each term.
+    order = np.lexsort((q, t))
+    q, t, w = q[order], t[order], w[order]
+    starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
+    sizes = np.diff(np.r_[starts, len(t)])
+    # Every ordered pair within a term's group: entry k pairs with each entry of its own group.
+    group_size = np.repeat(sizes, sizes)
+    left = np.repeat(np.arange(len(t)), group_size)
+    first = np.repeat(np.repeat(starts, sizes), group_size)
+    offset = np.arange(len(left)) - np.repeat(np.cumsum(group_size) - group_size, group_size)
+    right = first + offset
+    keep = left != right
+    left, right = left[keep], right[keep]
+    gain = idf[t[left]] * np.minimum(w[left], w[right])
+    key = q[left] * n + q[right]
+    pairs, at = np.unique(key, return_inverse=True)
+    score = np.bincount(at.ravel(), weights=gain, minlength=len(pairs))
+    a, b = pairs // n, pairs % n
+    total = score + TAG_WEIGHT * _shared_tags(entries, a, b)
+    total = np.round(total, 9)
+    ok = total >= MIN_SCORE
+    a, b, total = a[ok], b[ok], total[ok]
+    rank = np.lexsort((b, -total, a))  # per question: best total first, then the earlier question
+    a, b = a[rank], b[rank]
+    row_start = np.searchsorted(a, np.arange(n))
+    place = np.arange(len(a)) - row_start[a]
+    top = place < MAX_RELATED
+    chosen: list[list[str]] = [[] for _ in range(n)]
+    for i, o in zip(a[top].tolist(), b[top].tolist(), strict=True):
+        chosen[i].append(entries[o].slug)
+    return {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
+
+
+def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How many tags questions a[k] and b[k] share, for every k."""
+    import numpy as np
+
+    ids: dict[str, int] = {}
+    rows = [[ids.setdefault(tag, len(ids)) for tag in e.tags] for e in entries]
+    has = np.zeros((len(entries), max(1, len(ids))), dtype=np.uint8)
+    for i, row in enumerate(rows):
+        has[i, row] = 1
+    shared = np.zeros(len(a), dtype=np.int64)
+    for column in has.T:  # one pass per tag keeps memory at the size of the pair list
+        shared += column[a] & column[b]
+    return shared
+
+
+def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
+    """Terms that name the subject of exactly one question (`Megatron-LM`, `NVSHMEM`) -> its slug.
+
+    A subject is an ASCII name in the question's title; when several titles share it, the question
+    whose answer uses it most owns it.
+    """
+    owners: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for e in entries:
+        q = e.text[lang]
+        body = ""
+        # Names come from the Chinese title, where ASCII runs delimit them; English keeps those it uses.
+        for phrase in _subject_phrases(e.text["zh"].text):
+            found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
+            if found:
+                name = found.group(0)
+                body = body or " ".join(_answer_lines(q)).casefold()
+                owners[name.casefold()].append((-body.count(name.casefold()), e.index, e.slug))
+    subjects = {}
+    for phrase, claims in owners.items():
+        claims.sort()
+        if len(claims) == 1 or claims[0][0] < claims[1][0]:
+            subjects[phrase] = claims[0][2]
+    return subjects
+
+
+def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Per slug, the (term, target slug) pairs whose first mention in the answer links to the target."""
+    subjects = subject_terms(entries, lang)
+    if not subjects:
+        return {}
+    # One alternation, longest first, so "Ring AllReduce" wins over "AllReduce". The lookahead on
+    # the possible first characters lets the search skip every other position at once (in
+    # Chinese text nearly all of them) instead of trying the lookbehind and each name there.
+    firsts = "".join(sorted({re.escape(t[0]) for t in subjects}))
+    pattern = re.compile(
+        rf"(?=[{firsts}])(?<![A-Za-z0-9\-])("
+        + "|".join(re.escape(t) for t in sorted(subjects, key=len, reverse=True))
+        + r")(?![A-Za-z0-9\-])",
+        re.IGNORECASE,
+    )
+    out = {}
+    for e in entries:
+        found: dict[str, str] = {}
+        # All lines at once: a name cannot span a line end, which bounds a name like a line's ends do.
+        text = "\n".join(_answer_lines(e.text[lang]))
+        for m in pattern.finditer(text):
+            target = subjects[m.group(1).casefold()]
+            if not stands_alone(text, m.start(1), m.end(1)):
+                continue
+            if target != e.slug and m.group(1) not in found and target not in found.values():
+                found[m.group(1)] = target
+        if found:
+            out[e.slug] = tuple(list(found.items())[:MAX_INLINE_LINKS])
+    return out
+
+
+def _rare_terms(weights: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (question, term, weight) entries that relate questions, and every term's idf.
+
+    A term takes part when it is in more than one question but at most `cap`; a Chinese bigram in
+    more than `answer_cap` only where it is in the question's title. Terms are numbered in order of
+    first use (a C-level dict lookup per term), the rest is array work.
+    """
+    import numpy as np
+
+    n = len(weights)
+    cap = max(4, min(MAX_POSTING, n // 10))
+    answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
+    number: defaultdict[str, int] = defaultdict(count().__next__)
+    term = np.fromiter(chain.from_iterable(map(number.__getitem__, own) for own in weights), dtype=np.int64)
+    weight = np.fromiter(chain.from_iterable(own.values() for own in weights), dtype=np.float64, count=len(term))
+    question = np.repeat(np.arange(n, dtype=np.int64), [len(own) for own in weights])
+    k = np.bincount(term, minlength=len(number))
+    idf = np.log(1 + n / np.maximum(k, 1))
+    least = np.zeros(len(number))  # the least weight a question must give the term to take part
+    common = np.flatnonzero((k > answer_cap) & (k <= cap)).tolist()
+    if common:
+        vocabulary = list(number)  # numbered in insertion order
+        least[common] = [0.0 if vocabulary[i].isascii() else HAN_WEIGHT * TITLE_BOOST for i in common]
+    kt = k[term]
+    keep = (kt > 1) & (kt <= cap) & (weight >= least[term])
+    return question[keep], term[keep], weight[keep], idf
+
+
+def _subject_phrases(title: str) -> set[str]:
+    phrases = set()
+    for m in _ASCII_PHRASE.finditer(title):
+        phrase = m.group(0).strip(" -/")
+        specific = _SPECIFIC.search(phrase) is not None
+        if len(phrase) >= 3 and specific and phrase.casefold() not in _GENERIC and not phrase.isdigit():
+            phrases.add(phrase)
+    return phrases
+
+
+def _line_terms(text: str, boost: float) -> dict[str, float]:
+    """A text's terms, each with its weight."""
+    words = dict.fromkeys(
+        (w for w in map(str.lower, _ASCII_TOKEN.findall(text)) if len(w) > 1 and w not in _STOP), ASCII_WEIGHT * boost
+    )
+    words.update(dict.fromkeys(_HAN_BIGRAM.findall(text), HAN_WEIGHT * boost))
+    return words
+
+
+def _answer_lines(q: Question) -> list[str]:
+    lines: list[str] = []
+    for block in q.blocks:
+        items = getattr(block, "items", None)
+        if items:
+            lines.extend(i.text for i in items)
+        else:
+            lines.append(block.text)  # type: ignore[union-attr]
+    return lines
+
+
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9\-])([A-Z][A-Za-z0-9\-]*) $")
+"""A capitalised word and one space, ending where a mention starts (searched up to the mention)."""
+_NAME_AFTER = re.compile(r" ([A-Z][A-Za-z0-9\-]*)(?![A-Za-z0-9\-])")
+"""One space and a capitalised word right after a mention."""
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+# A run of capitalised or technical ASCII words in a title ("Two-batch overlap", "Megatron-LM").
+_ASCII_PHRASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?: [A-Za-z0-9][A-Za-z0-9\-]*)*")
+_SPECIFIC = re.compile(r"[A-Z0-9 \-]")
+"""A title phrase with a space, hyphen, capital or digit names something; `memory` alone does not."""
+_HAN_BIGRAM = re.compile(r"(?=([\u3400-\u9fff]{2}))")
+"""Every pair of adjacent Chinese characters, overlapping ones included (a lookahead consumes nothing)."""
+_STOP = frozenset(
+    "the and for with from that this are was were been has have had its into than then also can not but "
+    "each which what when where why how does more most less such use used using only other both same one "
+    "two per via may should would will about between while there their them they these those you your".split()
+)
+_COMMON = _STOP | frozenset("a an in on at to of by as or if is it so no vs first then api".split())
+"""Words that may start a sentence with a capital without being part of a name."""
+# English title words that are never the subject of a question.
+_GENERIC = frozenset(
+    "what how why which when where the and for are with does do is can should would there their gpu gpus "
+    "data model models tokens token".split()
+)

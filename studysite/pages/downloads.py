@@ -1,0 +1,121 @@
+"""Where the take-away files live (Anki decks, CSV, PDF) and the link blocks pages show for them.
+
+One place names every file, so the writers (anki.py, scripts/build_pdf.py) and the pages that link
+to them (render.py, print_edition.py) cannot disagree. Every file goes into downloads/ at the site
+root, shared by both languages (and left out of the offline copy, studysite/site/offline.py).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from ..i18n import t
+from ..model import BankInfo, Lang, Tag
+
+FOLDER = "downloads"
+"""Folder at the site root that holds every deck and CSV file."""
+VARIANTS: tuple[str, ...] = ("zh", "en", "zh-en")
+"""Deck variants: Chinese, English, and bilingual (Chinese first, English below)."""
+PDF_ATTR = "data-qa-pdf"
+"""Attribute that holds a PDF's address until scripts/build_pdf.py has built it and turns it into `href`
+(and adds `download`, which HTML allows only beside an `href`)."""
+
+
+def bank_deck(bank_id: str, variant: str) -> str:
+    """Path of a bank's deck, relative to the site root."""
+    return f"{FOLDER}/{bank_id}.{variant}.apkg"
+
+
+def bank_csv(bank_id: str) -> str:
+    return f"{FOLDER}/{bank_id}.csv"
+
+
+def tag_deck(tag_id: str, variant: str) -> str:
+    return f"{FOLDER}/tags/{tag_id}.{variant}.apkg"
+
+
+def tag_csv(tag_id: str) -> str:
+    return f"{FOLDER}/tags/{tag_id}.csv"
+
+
+def bank_pdf(bank_id: str, lang: Lang) -> str:
+    """A bank's PDF edition in one language (scripts/build_pdf.py prints it from the print page)."""
+    return f"{FOLDER}/{bank_id}.{lang}.pdf"
+
+
+def site_root(lang: Lang, depth: int) -> str:
+    """Relative path from a page `depth` folders below its language's root up to the site root."""
+    return "../" * depth + _LANG_ROOT_TO_SITE_ROOT[lang]
+
+
+def bank_block(bank: BankInfo, lang: Lang, root: str, bank_href: str) -> str:
+    """Deck, CSV, print and (once built) PDF links for one bank; `root` leads to the site root and
+    `bank_href` to the bank's page, both relative to the page the block is on."""
+    decks = _join(
+        _link(root + bank_deck(bank.id, v), t(f"downloads.variant.{v}", lang), download=True, hreflang=v)
+        for v in VARIANTS
+    )
+    csv = _link(root + bank_csv(bank.id), t("downloads.csv.link", lang), download=True)
+    pdf = root + bank_pdf(bank.id, lang)
+    printed = (
+        _link(f"{bank_href}print/", t("downloads.print.page", lang))
+        + f'<span class="qa-pdf" hidden>{html.escape(t("punct.sep", lang))}'
+        + f'<span {PDF_ATTR}="{html.escape(pdf)}">{html.escape(t("downloads.pdf", lang))}</span></span>'
+    )
+    rows = [
+        _row(t("downloads.anki", lang), decks),
+        _row(t("downloads.csv", lang), csv),
+        _row(t("downloads.print", lang), printed),
+    ]
+    hint = f'<p class="qa-downloads__hint">{html.escape(t("downloads.hint", lang))}</p>'
+    return '<div class="qa-downloads">\n' + "\n".join(rows) + "\n" + hint + "\n</div>"
+
+
+def tag_block(tags: Iterable[tuple[Tag, int]], lang: Lang, root: str) -> str:
+    """One line per tag (with its question count): its decks in every variant and its CSV."""
+    items = []
+    for tag, count in tags:
+        decks = _join(
+            _link(root + tag_deck(tag.id, v), t(f"downloads.variant.{v}", lang), download=True, hreflang=v)
+            for v in VARIANTS
+        )
+        csv = _link(root + tag_csv(tag.id), "CSV", download=True)
+        n = t("home.count.one" if count == 1 else "home.count", lang, n=count)
+        items.append(
+            f'<li><span class="qa-downloads__label">{html.escape(tag.name(lang))}</span> '
+            f'<span class="qa-downloads__count">{html.escape(n)}</span> '
+            f'<span class="qa-downloads__links">{decks}{html.escape(t("punct.sep", lang))}{csv}</span></li>'
+        )
+    hint = f'<p class="qa-downloads__hint">{html.escape(t("downloads.hint", lang))}</p>'
+    return (
+        '<div class="qa-downloads">\n<ul class="qa-downloads__tags">\n'
+        + "\n".join(items)
+        + "\n</ul>\n"
+        + hint
+        + "\n</div>"
+    )
+
+
+def _row(label: str, links: str) -> str:
+    return (
+        f'<p class="qa-downloads__row"><span class="qa-downloads__label">{html.escape(label)}</span> '
+        f'<span class="qa-downloads__links">{links}</span></p>'
+    )
+
+
+def _link(href: str, text: str, *, download: bool = False, hreflang: str = "") -> str:
+    attrs = f'href="{html.escape(href)}"'
+    if download:
+        attrs += " download"
+    if hreflang in _HREFLANG:
+        attrs += f' hreflang="{_HREFLANG[hreflang]}"'
+    return f"<a {attrs}>{html.escape(text)}</a>"
+
+
+def _join(links: Iterable[str]) -> str:
+    return " · ".join(links)
+
+
+_LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {"zh": "", "en": "../"}
+_HREFLANG = {"zh": "zh", "en": "en"}

@@ -1,0 +1,115 @@
+"""The glossary page of one language: every term with both names, both definitions, and the questions
+that use it, in the order of a jump list (English terms by letter, Chinese ones by the pinyin initial
+of their first character), with a filter box (overrides/assets/qa/glossary.js). Each term shows its
+first few questions and links to the rest on the term's own pages, so the page stays the same size as
+the banks grow. A pure function of (Site, language), like render.py."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from itertools import groupby
+
+from pypinyin import Style, lazy_pinyin
+
+from ..i18n import t
+from ..model import LANGS, GlossaryTerm, Lang, Site
+from ..sources.glossary import term_uses
+from .listings import PREVIEW, term_pages, term_preview
+from .render import _front_matter, md_text
+
+GLOSSARY_PATH = "glossary.md"
+"""The page, relative to a language's docs folder (/glossary/ and /en/glossary/)."""
+
+
+def glossary_uses(site: Site, lang: Lang) -> dict[str, tuple[str, ...]]:
+    """Term id -> the questions that use it (as shown in `lang`), banks in order."""
+    entries = [site.entries[slug] for bank in site.banks for slug in bank.slugs]
+    return term_uses(site.glossary, entries, lang)
+
+
+def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | None = None) -> str:
+    """Terms by jump-list group, then name; each an `h2` whose anchor is the term id (`glossary/#kv-cache`).
+    `uses`: glossary_uses (computed here when not given)."""
+    others = [other for other in LANGS if other != lang]
+    uses = glossary_uses(site, lang) if uses is None else uses
+    n = len(site.glossary)
+    # No table of contents: Material writes it twice (sidebar and phone menu), a link per term, 24 KB of
+    # the page's 113 KB at 5,000 questions; the jump list and the filter box find a term instead.
+    lines = _front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n), hide=["toc"])
+    lines += [f"# {md_text(t('glossary.title', lang))}", "", md_text(t("glossary.intro", lang, n=n)), ""]
+    ordered = sorted(site.glossary, key=lambda term: (jump_key(term, lang), _sort_name(term, lang)))
+    groups = [(key, [term.id for term in terms]) for key, terms in groupby(ordered, key=lambda x: jump_key(x, lang))]
+    lines += [_tools(groups, lang), ""]
+    firsts = {ids[0]: key for key, ids in groups}
+    for term in ordered:
+        if term.id in firsts:
+            key = firsts[term.id]
+            lines += [f'<p class="qa-gl-letter" id="{_group_id(key)}" aria-hidden="true">{html.escape(key)}</p>', ""]
+        lines += [f"## {md_text(term.names[lang])} {{ #{term.id} }}", ""]
+        body = ['<div class="qa-term">']
+        for other in others:
+            if term.names[other] != term.names[lang]:
+                body.append(
+                    f'<p class="qa-term__other"><span class="qa-term__label">'
+                    f"{html.escape(t('glossary.other_name', lang))}</span> "
+                    f'<span lang="{other}">{html.escape(term.names[other])}</span></p>'
+                )
+        body.append(f'<p class="qa-term__def">{html.escape(term.definitions[lang])}</p>')
+        for other in others:
+            body.append(
+                f'<p class="qa-term__def qa-term__def--other" lang="{other}">{html.escape(term.definitions[other])}</p>'
+            )
+        body.append("</div>")
+        lines += ["\n".join(body), ""]
+        slugs = uses[term.id]
+        if not slugs:
+            lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.unused", lang))}</p>', ""]
+            continue
+        lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.used_in", lang))}</p>', ""]
+        lines += term_preview(site, term.id, slugs, lang)
+    return "\n".join(lines)
+
+
+def glossary_term_pages(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, str]]:
+    """(docs path, Markdown) of every page of each term's full list, for the terms that have more
+    questions than the glossary page shows (studysite/pages/listings.py pages them)."""
+    for term in site.glossary:
+        if len(uses[term.id]) > PREVIEW:
+            yield from term_pages(site, term.id, term.names[lang], uses[term.id], lang)
+
+
+def jump_key(term: GlossaryTerm, lang: Lang) -> str:
+    """The jump-list group of a term: the first letter of its name (English), or of the pinyin of its
+    first character (Chinese; a name that starts with a Latin letter, such as "KV Cache", by that letter);
+    "#" for a digit or anything else."""
+    first = term.names[lang].strip()[:1]
+    if lang == "zh" and first and not first.isascii():
+        first = lazy_pinyin(first, style=Style.FIRST_LETTER, errors="ignore")[0][:1] if first else ""
+    first = first.upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def _sort_name(term: GlossaryTerm, lang: Lang) -> str:
+    name = term.names[lang]
+    return " ".join(lazy_pinyin(name)).casefold() if lang == "zh" else name.casefold()
+
+
+def _group_id(key: str) -> str:
+    return "gl-" + ("num" if key == "#" else key.lower())
+
+
+def _tools(groups: list[tuple[str, list[str]]], lang: Lang) -> str:
+    """The filter box (shown by glossary.js; without JavaScript the page reads whole) and the jump list."""
+    label = html.escape(t("glossary.filter", lang))
+    jump = html.escape(t("glossary.jump", lang))
+    links = "".join(f'<a href="#{_group_id(key)}">{html.escape(key)}</a>' for key, _ in groups)
+    return (
+        '<div class="qa-gl-tools">'
+        f'<p class="qa-gl-filter" hidden><label for="qa-gl-filter">{label}</label>'
+        f'<input type="search" id="qa-gl-filter" autocomplete="off" spellcheck="false">'
+        f'<span class="qa-gl-count" role="status" data-qa-count="{html.escape(t("glossary.count", lang, n="{n}", total="{total}"))}"'
+        f' data-qa-none="{html.escape(t("glossary.none", lang))}"></span></p>'
+        f'<nav class="qa-gl-jump" aria-label="{jump}">{links}</nav>'
+        "</div>"
+    )

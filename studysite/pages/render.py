@@ -1,0 +1,793 @@
+"""Render the site model to Markdown pages: pure functions of (model, language) -> str.
+
+Bank text never reaches Markdown as Markdown: answers are emitted as raw HTML blocks with every
+character escaped, and titles in headings and links use numeric character references, so no
+extension can turn a user's `*`, `<`, `$` or `|` into markup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+from .. import cache
+from ..cache import MISSING, Memo
+from ..enrich.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
+from ..i18n import t
+from ..model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
+from ..sources.glossary import TermFinder, term_finder, text_lang, tooltip
+from ..sources.notes import note_html
+from . import downloads, listings
+from .downloads import site_root
+from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
+
+DESCRIPTION_CHARS = 150
+REPORT_FORM = "report-error.yml"
+"""The issue form "report an error" opens (.github/ISSUE_TEMPLATE/); its field ids are the URL's keys."""
+LONG_TITLE = 90
+"""Columns (a Chinese character is two) above which a question title gets the phone's smaller heading."""
+_HTML_SPECIAL = re.compile("[&<>\"']")
+
+
+def escape(text: str) -> str:
+    """`html.escape`, with its five replacements skipped for the many texts that need none."""
+    return html.escape(text) if _HTML_SPECIAL.search(text) else text
+
+
+@dataclass(frozen=True)
+class Page:
+    """One file to write into a language's docs folder."""
+
+    path: str
+    """Path relative to the language's docs folder, `/`-separated."""
+    text: str
+    """File contents."""
+
+
+def render_site(
+    site: Site,
+    lang: Lang,
+    repo_url: str = "",
+    site_url: str = "",
+    memo: Memo = cache.NULL,
+    known: cache.Digests | None = None,
+) -> Iterator[Page]:
+    """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
+    and "edit the source" links to question pages. Question pages and print editions whose inputs
+    `memo` has seen are taken from it (`PageKeys` says what each is rendered from)."""
+    from .print_edition import print_pages  # imported late: these build on this module
+    from .render_study import REVIEW_PATH, study_pages
+
+    study = list(study_pages(site, lang))
+    review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
+    yield Page("index.md", home_page(site, lang, review))
+    yield Page("tags.md", tags_page(lang, site))
+    for path, text in listings.banks_index_pages(site, lang):
+        yield Page(path, text)
+    members = listings.tag_counts(site)
+    for tag in site.tags:
+        if members[tag.id]:
+            for path, text in listings.tag_pages(site, tag, members[tag.id], lang):
+                yield Page(path, text)
+    # The glossary finders, looked up once (their cache key hashes every glossary term).
+    finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
+    for bank in site.banks:
+        for path, text in listings.bank_pages(site, bank, lang):
+            yield Page(path, text)
+        yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
+        for slug in bank.slugs:
+            entry = site.entries[slug]
+            key = keys.question(entry)
+            text = memo.get(key) if memo.enabled else MISSING
+            if text is MISSING:
+                finder = finders.get(text_lang(entry, lang))
+                text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
+            yield Page(entry.path, text)
+    from .glossary_page import (
+        GLOSSARY_PATH,
+        glossary_page,
+        glossary_term_pages,
+        glossary_uses,
+    )  # imported late: both build on this module
+
+    for bank in site.banks:
+        key = keys.print_edition(bank)
+        pages = memo.get(key) if memo.enabled else MISSING
+        if pages is MISSING:
+            pages = memo.put(key, list(print_pages(site, lang, bank)))
+        yield from pages
+    if site.glossary:
+        uses = glossary_uses(site, lang)
+        yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
+        for path, text in glossary_term_pages(site, lang, uses):
+            yield Page(path, text)
+    for stone in site.tombstones:
+        if stone.moved_to is None:
+            yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
+        else:  # a static page MkDocs copies as is: /<old bank>/<slug>/ -> /<new bank>/<slug>/
+            yield Page(f"{stone.bank_id}/{stone.slug}/index.html", redirect_page(f"../../{stone.moved_to}/", lang))
+    for bank_id, target in _gone_banks(site):
+        yield Page(f"{bank_id}/index.html", redirect_page(target, lang))
+    yield from study
+    yield Page(".nav.json", nav_json(site, lang))
+
+
+class PageKeys:
+    """The cache keys of one language's question pages and print editions: hashes of exactly what
+    `question_page` and `print_pages` read (the code is part of every key, studysite/cache.py).
+    Change what one of them reads, and its key here must change with it."""
+
+    def __init__(
+        self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str, known: cache.Digests | None = None
+    ) -> None:
+        self.site, self.lang, self.memo = site, lang, memo
+        self.urls = (repo_url, site_url)
+        self.known = known if known is not None else cache.Digests()
+        self._entries: dict[str, bytes] = {}
+        self._banks: dict[str, bytes] = {}
+        if memo.enabled:
+            self.tags = cache.digest(site.tags)  # tag names
+            self.glossary = cache.digest(site.glossary)  # tooltips
+
+    def question(self, entry: Entry) -> bytes:
+        """A question page reads its entry, bank and inline links, the titles (and places) of its related
+        and neighbouring questions, the tags' names, the glossary, the report and edit links' URLs."""
+        if not self.memo.enabled:
+            return b""
+        site, lang = self.site, self.lang
+        bank = site.bank(entry.bank_id)
+        at = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
+        shown = [*entry.related, *bank.slugs[max(0, at - 1) : at], *bank.slugs[at + 1 : at + 2]]
+        others = [(s, site.entries[s].bank_id, site.entries[s].text[lang].text) for s in shown]
+        linked = [(term, s, site.entries[s].bank_id) for term, s in site.inline_links.get(lang, {}).get(entry.slug, ())]
+        return self.memo.key(
+            "question",
+            lang,
+            *self.urls,
+            self.tags,
+            self.glossary,
+            self._bank(entry.bank_id),
+            self._entry(entry),
+            cache.digest((others, linked)),
+        )
+
+    def print_edition(self, bank: BankInfo) -> bytes:
+        """A bank's print edition reads the bank, its questions and the tags' names."""
+        if not self.memo.enabled:
+            return b""
+        entries = b"".join(self._entry(self.site.entries[s]) for s in bank.slugs)
+        return self.memo.key("print", self.lang, self.tags, self._bank(bank.id), entries)
+
+    def _entry(self, entry: Entry) -> bytes:
+        found = self._entries.get(entry.slug)
+        if found is None:
+            # Every field: the texts by their known digests, the rest (small) pickled.
+            rest = [getattr(entry, f.name) for f in dataclasses.fields(entry) if f.name != "text"]
+            texts = [self.known.of(entry.text[lang]) for lang in LANGS]
+            found = self._entries[entry.slug] = self.memo.key("entry", *texts, cache.digest(rest))
+        return found
+
+    def _bank(self, bank_id: str) -> bytes:
+        found = self._banks.get(bank_id)
+        if found is None:
+            found = self._banks[bank_id] = cache.digest(self.site.bank(bank_id))
+        return found
+
+
+def question_page(
+    site: Site, entry: Entry, lang: Lang, repo_url: str = "", finder: TermFinder | None = None, site_url: str = ""
+) -> str:
+    """A question's page. `finder` is the glossary's finder for the language of the text shown (looked
+    up here when not given)."""
+    q = entry.text[lang]
+    bank = site.bank(entry.bank_id)
+    tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
+    lines = _front_matter(
+        title=q.text,
+        description=_description(q),
+        tags=tag_names,
+        qa={
+            "slug": entry.slug,
+            "bank": entry.bank_id,
+            "hash": entry.content_hash,
+            "file": _source_file(bank, lang, entry),
+            "line": q.line,
+        },
+    )
+    lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
+    if lang == "en" and not entry.translated:
+        lines += ['<p class="qa-untranslated" lang="en">' + escape(t("question.untranslated", lang)) + "</p>", ""]
+    links = {
+        term: f"../../{site.entries[slug].path[:-3]}/"
+        for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
+    }
+    shown_in: Lang | None = "zh" if lang == "en" and not entry.translated else None
+    if site.glossary and finder is None:
+        finder = term_finder(site.glossary, text_lang(entry, lang))
+    terms = (finder, lang) if finder is not None else None
+    lines += [bilingual_toggle(lang), ""]
+    lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
+    lines += [bilingual_source(entry, lang, "qa-answer"), ""]
+    lines += _after_answer(entry, lang)
+    lines += _source_links(entry, bank, lang, repo_url, site_url)
+    if entry.related:
+        lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
+        for slug in entry.related:
+            other = site.entries[slug]
+            lines.append(f"- [{md_text(other.text[lang].text)}]({_rel(entry, other)})")
+        lines.append("")
+    lines += [
+        f"{md_text(t('question.bank', lang) + t('punct.colon', lang))}[{md_text(bank.titles[lang])}](index.md)",
+        "",
+    ]
+    lines += _pager(site, entry, bank, lang)
+    return "\n".join(lines)
+
+
+def answer_html(
+    q: Question,
+    slug: str,
+    content_hash: str,
+    links: dict[str, str],
+    shown_in: Lang | None,
+    terms: tuple[TermFinder, Lang] | None = None,
+) -> str:
+    """The answer as one raw HTML block: escaped text, real lists, first mentions linked.
+
+    `shown_in` marks text in another language than the page (an untranslated answer). `terms` (a
+    glossary finder for the text's language, and the page's language) marks each glossary term's
+    first use with its translation and definition as a tooltip.
+    """
+    annotate = _Annotator(links, terms)
+    attrs = f'class="qa-answer" id="qa-answer" data-qa-slug="{slug}" data-qa-hash="{content_hash}"'
+    if shown_in:
+        attrs += f' lang="{_HTML_LANG[shown_in]}"'
+    return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
+
+
+def answer_blocks_html(q: Question, annotate: Callable[[str, int], str] | None = None) -> list[str]:
+    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`
+    (text, most marks it may get), or only escaped."""
+    annotate = annotate or _plain
+    out = []
+    for block in q.blocks:
+        if isinstance(block, Paragraph):
+            out.append(f"<p>{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>")
+        elif isinstance(block, LeadIn):
+            out.append(f'<p class="qa-lead">{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>')
+        elif isinstance(block, ListBlock):
+            if block.ordered:
+                start = f' start="{block.start}"' if block.start != 1 else ""
+                out.append(f"<ol{start}>")
+            else:
+                out.append("<ul>")
+            out.extend(f"<li>{annotate(item.text, 1)}</li>" for item in block.items)
+            out.append("</ol>" if block.ordered else "</ul>")
+    return out
+
+
+def bilingual_toggle(lang: Lang) -> str:
+    """The "side by side" switch (overrides/assets/qa/bilingual.js shows it; without JavaScript it stays hidden)."""
+    label = escape(t("bilingual.toggle", lang))
+    return (
+        f'<p class="qa-bi-bar" hidden><button type="button" class="qa-bi-toggle" aria-pressed="false">{label}</button>'
+        f'<span class="qa-bi-status" role="status" data-qa-unsaved="{escape(t("bilingual.unsaved", lang))}"></span></p>'
+    )
+
+
+def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
+    """The other language's answer, block for block, for the side-by-side view: hidden, left out of
+    search, and outside the answer `<div>` (which holds only this page's language, so the built-site
+    check reads each language on its own pages). bilingual.js puts each block under its original.
+
+    An untranslated question ships a notice instead (on English pages the Chinese is already shown).
+    """
+    other: Lang = "en" if lang == "zh" else "zh"
+    attrs = f'class="qa-bi-source" hidden data-pagefind-ignore="all" data-qa-bi-for="{answer_id}"'
+    if not entry.translated:
+        note = escape(t("bilingual.missing", lang))
+        return f'<div {attrs} data-qa-bi-missing><p class="qa-bi-line qa-bi-missing">{note}</p></div>'
+    blocks = answer_blocks_html(entry.text[other])
+    return "\n".join([f'<div {attrs} lang="{_HTML_LANG[other]}">', *blocks, "</div>"])
+
+
+def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
+    """A bank's page (the first, when its list runs to several: studysite/listings.py)."""
+    return next(listings.bank_pages(site, site.bank(bank_id), lang))[1]
+
+
+def home_page(site: Site, lang: Lang, review: str = "") -> str:
+    """The home page: what the site is, how many questions, and the ways in (a review, a random
+    question, a mock interview, the topics) on a phone's first screen; banks, topics, progress,
+    downloads and the offline copy below. `review`: the path of the study engine's daily review page
+    (relative to the language root), when the site has one."""
+    lines = _front_matter(
+        title=t("home.title", lang), description=_clip(t("home.intro", lang)), hide=["navigation", "toc"]
+    )
+    counts = {tag.id: 0 for tag in site.tags}
+    for entry in site.entries.values():
+        for tag_id in entry.tags:
+            counts[tag_id] += 1
+    used = [tag for tag in site.tags if counts[tag.id]]
+    n = len(site.entries)
+    lines += [f"# {md_text(t('home.title', lang))}", "", md_text(t("home.intro", lang)), ""]
+    summary = t("punct.sep", lang).join(
+        t(key + (".one" if k == 1 else ""), lang, n=k)
+        for key, k in (("home.count", n), ("home.count.banks", len(site.banks)), ("home.count.tags", len(used)))
+    )
+    lines += [f'<p class="qa-home-count">{escape(summary)}</p>', ""]
+    lines += [_home_ways(lang, review), ""]
+    # a hint for keyboards only (reader.css hides it on touch screens)
+    lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
+    lines += [f"## {md_text(t('home.banks', lang))}", ""]
+    lines += listings.home_banks(site, lang)
+    lines += [f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
+    for tag in used:
+        # Markdown still runs inside inline HTML, so the name needs md_text (a name like
+        # `[t](javascript:x)` would otherwise become a live link), not just html.escape.
+        count = t("home.count.one" if counts[tag.id] == 1 else "home.count", lang, n=counts[tag.id])
+        lines.append(
+            f'- <a href="{listings.tag_url(tag)}">{md_text(tag.name(lang))}</a> '
+            f'<span class="qa-count">{md_text(count)}</span>'
+        )
+    lines.append("")
+    lines += _home_study(lang)
+    lines += _home_takeaway(site, lang)
+    lines += _home_offline(lang)
+    return "\n".join(lines)
+
+
+def _home_ways(lang: Lang, review: str) -> str:
+    """The ways into a study session, as buttons: links that work without JavaScript, and the random
+    question (overrides/assets/qa/reader.js shows it: it needs the study scripts)."""
+    ways = []
+    if review:  # study-progress.js writes how many are due above it and the count into the button
+        ways.append(
+            f'<a class="md-button md-button--primary qa-today__start" href="{escape(review)}">'
+            f"{escape(t('home.way.review', lang))}</a>"
+        )
+    primary = "" if review else " md-button--primary"
+    ways.append(
+        f'<button type="button" class="md-button{primary} qa-ways__random" data-qa-random hidden>'
+        f"{escape(t('home.way.random', lang))}</button>"
+    )
+    ways.append(f'<a class="md-button" href="study/mock/">{escape(t("home.mock", lang))}</a>')
+    ways.append(f'<a class="md-button" href="#topics">{escape(t("home.way.topics", lang))}</a>')
+    label = escape(t("home.ways", lang))
+    nav = f'<nav class="qa-ways" aria-label="{label}">' + "".join(ways) + "</nav>"
+    return f'<div class="qa-today" data-qa-today>{nav}</div>' if review else nav
+
+
+def tags_page(lang: Lang, site: Site | None = None) -> str:
+    """The tags index: each tag with its count, linking to the tag's own pages (studysite/listings.py)."""
+    lines = _front_matter(title=t("tags.title", lang), description=_clip(t("tags.intro", lang)))
+    lines += [
+        f"# {md_text(t('tags.title', lang))}",
+        "",
+        md_text(t("tags.intro", lang)),
+        "",
+        '<div class="qa-progress" data-qa-progress="tags"></div>',
+        "",
+    ]
+    if site is not None:
+        lines += listings.tags_index(site, lang, listings.tag_counts(site))
+        lines += _tag_downloads(site, lang)
+    return "\n".join(lines)
+
+
+def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
+    """What a removed question's URL shows: that it was removed, what it said, and the way back."""
+    bank = next((b for b in site.banks if b.id == bank_id), None)
+    lines = _front_matter(title=t("removed.title", lang), search={"exclude": True}, robots="noindex")
+    # Pagefind indexes no page whose whole content it is told to ignore.
+    lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
+    lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
+    lines += [f'<blockquote class="qa-removed" lang="zh-CN"><p>{escape(title)}</p></blockquote>', ""]
+    if bank is not None:
+        lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
+    else:  # the whole bank is gone
+        lines += [f"{md_text(t('removed.home', lang))} [{md_text(t('nav.home', lang))}](../index.md)", ""]
+    lines += ["</div>", ""]
+    return "\n".join(lines)
+
+
+def redirect_page(target: str, lang: Lang) -> str:
+    """A complete HTML page that sends the reader on to `target` (relative), keeping query and anchor.
+
+    Written by hand rather than by mkdocs-redirects, whose page drops the query string and is
+    English only. Without JavaScript the meta refresh still redirects (without query or anchor).
+    """
+    if not _SAFE_URL.fullmatch(target):
+        raise ValueError(f"unsafe redirect target {target!r}")
+    url = escape(target)
+    return "\n".join(
+        [
+            "<!doctype html>",
+            f'<html lang="{_HTML_LANG[lang]}">',
+            "<head>",
+            '<meta charset="utf-8">',
+            f"<title>{escape(t('redirect.title', lang))}</title>",
+            '<meta name="robots" content="noindex">',
+            f'<link rel="canonical" href="{url}">',
+            f"<script>location.replace({json.dumps(target)} + location.search + location.hash)</script>",
+            f'<meta http-equiv="refresh" content="0; url={url}">',
+            "</head>",
+            '<body data-pagefind-ignore="all">',
+            f'<p>{escape(t("redirect.body", lang))} <a href="{url}">{escape(t("redirect.link", lang))}</a></p>',
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+def nav_json(site: Site, lang: Lang) -> str:
+    """The navigation the studysite plugin installs: the same few site-wide pages for every size of site.
+
+    Banks and questions are not in it. Material writes the whole navigation into every page, so a
+    bank section per bank made each page grow with the corpus (175 KB a question page at 5,000
+    questions, 154 KB of it sidebar links). Bank pages list their questions, the home page lists the
+    banks, and on bank and question pages the sidebar shows the bank's questions from the bank's own
+    small script (`bank_nav_js`), which the browser fetches once per bank and caches.
+    """
+    nav: list[object] = [{t("nav.home", lang): "index.md"}, {t("nav.tags", lang): "tags.md"}]
+    if site.glossary:
+        nav.append({t("nav.glossary", lang): "glossary.md"})
+    nav.append({t("nav.review", lang): "study/review.md"})
+    nav.append({t("nav.mock", lang): "study/mock.md"})
+    nav.append({t("nav.stats", lang): "study/stats.md"})
+    return json.dumps(nav, ensure_ascii=False, indent=1) + "\n"
+
+
+def _page_url(path: str) -> str:
+    """A page's URL relative to its language root (`review.md` -> `review/`)."""
+    return path.removesuffix("index.md").removesuffix(".md") + ("/" if not path.endswith("index.md") else "")
+
+
+BANK_NAV = "nav.js"
+"""In each bank's folder: the bank's title and questions for the sidebar (overrides/assets/qa/banknav.js)."""
+
+
+def bank_nav_js(site: Site, bank: BankInfo, lang: Lang) -> str:
+    """The bank's question list as a script: slugs and plain-text titles, in bank order."""
+    items = [[slug, site.entries[slug].text[lang].text] for slug in bank.slugs]
+    data = {"title": bank.titles[lang], "items": items}
+    return "window.qaBankNav = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
+
+
+def md_text(text: str) -> str:
+    """Text for an inline Markdown context (heading, link text) that renders literally."""
+    return text.translate(_MD_REFS) if _MD_SPECIAL_RE.search(text) else text  # most titles have none
+
+
+def tag_anchor(name: str) -> str:
+    """The anchor Material's tags listing gives a tag (pymdownx.slugs unicode slugify, lower case).
+
+    Material slugifies the tag as the front matter spells it, which _front_matter HTML-escapes
+    ("Kernels & GPU" -> "kernels-amp-gpu").
+    """
+    from pymdownx.slugs import slugify
+
+    return str(slugify(case="lower")(escape(name), "-"))
+
+
+class _Annotator:
+    """Escapes an answer's texts and marks a few whole terms in them: a link from a term to the
+    question about it, or a glossary tooltip (translation and definition). The rule (whole terms,
+    once per answer, a few per answer, links first) is in studysite/links.py's docstring."""
+
+    def __init__(self, links: dict[str, str], terms: tuple[TermFinder, Lang] | None = None) -> None:
+        self.pending = dict(links)
+        self.terms = terms
+        self.marked: set[str] = set()  # glossary terms already marked (or linked) in this answer
+        self.budget = MAX_MARKS_PER_ANSWER
+
+    def __call__(self, text: str, cap: int = MAX_MARKS_PER_PARAGRAPH) -> str:
+        cap = min(cap, self.budget)
+        if cap <= 0:
+            return escape(text)
+        # (start, end, html) of each candidate: first the links (they lead on), then the tooltips.
+        chosen: list[tuple[int, int, str]] = []
+        linked = sorted(self.pending, key=len, reverse=True)
+        for start, term in _whole_terms(text, linked) if linked else ():
+            if len(chosen) == cap:
+                break
+            end = start + len(term)
+            if term not in self.pending or not stands_alone(text, start, end):  # linked earlier, or part of a name
+                continue
+            href = self.pending.pop(term)
+            chosen.append((start, end, f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>'))
+            if self.terms is not None:  # a linked term is not explained again by a tooltip
+                self.marked.update(used.id for _, _, used in self.terms[0].finditer(term))
+        if self.terms is not None and len(chosen) < cap:
+            finder, page_lang = self.terms
+            for start, end, found in finder.finditer(text):
+                if len(chosen) == cap:
+                    break
+                if found.id in self.marked or not stands_alone(text, start, end):
+                    continue
+                if any(start < b and a < end for a, b, _ in chosen):
+                    continue
+                self.marked.add(found.id)
+                # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
+                chosen.append(
+                    (
+                        start,
+                        end,
+                        f'<abbr class="qa-term" title="{escape(tooltip(found, page_lang))}" tabindex="0">'
+                        f"{escape(text[start:end])}</abbr>",
+                    )
+                )
+        self.budget -= len(chosen)
+        out, pos = [], 0
+        for start, end, markup in sorted(chosen):
+            out += [escape(text[pos:start]), markup]
+            pos = end
+        out.append(escape(text[pos:]))
+        return "".join(out)
+
+
+def _whole_terms(text: str, terms: list[str]) -> Iterator[tuple[int, str]]:
+    """(start, term) of each mention of `terms` in `text` not inside a longer word, left to right, never
+    overlapping; at one position the earlier term in `terms` wins.
+
+    What a regex alternation of the terms between `(?<![A-Za-z0-9-])` and `(?![A-Za-z0-9-])` finds,
+    without compiling a pattern for every answer (str.find does the searching).
+    """
+    pos = 0
+    while True:
+        found = [(at, k) for k, term in enumerate(terms) if (at := _find_whole(text, term, pos)) >= 0]
+        if not found:
+            return
+        at, k = min(found)
+        yield at, terms[k]
+        pos = at + len(terms[k])
+
+
+def _find_whole(text: str, term: str, pos: int) -> int:
+    """The first mention of `term` at or after `pos` with no letter, digit or hyphen on either side; -1 if none."""
+    at = text.find(term, pos)
+    while at >= 0:
+        end = at + len(term)
+        if (at == 0 or text[at - 1] not in _WORD_CHARS) and (end == len(text) or text[end] not in _WORD_CHARS):
+            return at
+        at = text.find(term, at + 1)
+    return -1
+
+
+def _long_title(text: str) -> bool:
+    """A title too long for a phone's heading size (reader.css sets it smaller there): wider than
+    LONG_TITLE columns, a Chinese character counting two."""
+    return sum(2 if ord(c) > 0x2E7F else 1 for c in text) > LONG_TITLE
+
+
+def _plain(text: str, cap: int) -> str:
+    return escape(text)
+
+
+def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
+    # The entry's index is its place in the bank; a search for it would make the site quadratic.
+    i = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
+    parts = []
+    if i > 0:
+        prev = site.entries[bank.slugs[i - 1]]
+        parts.append(
+            f'<a class="qa-pager__prev" href="../{prev.slug}/" rel="prev" data-qa-key="prev">'
+            f'<span class="qa-pager__dir">← {escape(t("question.prev", lang))}</span>'
+            f'<span class="qa-pager__title">{escape(prev.text[lang].text)}</span></a>'
+        )
+    if i + 1 < len(bank.slugs):
+        nxt = site.entries[bank.slugs[i + 1]]
+        parts.append(
+            f'<a class="qa-pager__next" href="../{nxt.slug}/" rel="next" data-qa-key="next">'
+            f'<span class="qa-pager__dir">{escape(t("question.next", lang))} →</span>'
+            f'<span class="qa-pager__title">{escape(nxt.text[lang].text)}</span></a>'
+        )
+    if not parts:
+        return []
+    label = escape(t("question.pager", lang))
+    return [f'<nav class="qa-pager" aria-label="{label}">' + "".join(parts) + "</nav>", ""]
+
+
+def _rel(source: Entry, target: Entry) -> str:
+    return f"{target.slug}.md" if source.bank_id == target.bank_id else f"../{target.bank_id}/{target.slug}.md"
+
+
+def _description(q: Question) -> str:
+    text = " ".join(" ".join(i.text for i in b.items) if isinstance(b, ListBlock) else b.text for b in q.blocks)
+    return _clip(text)
+
+
+def _clip(text: str) -> str:
+    """A meta description: whitespace-normalised, at most DESCRIPTION_CHARS characters."""
+    text = " ".join(text.split())  # str.split() splits at the same whitespace as re's \s
+    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
+
+
+def _front_matter(**fields: object) -> list[str]:
+    # Values go through json.dumps: valid YAML, and HTML-escaped so templates that print
+    # page.meta raw (title, description) still show the text literally.
+    lines = ["---"]
+    for key, value in fields.items():
+        lines.append(f"{key}: {_JSON(_escape_meta(value))}")
+    lines += ["---", ""]
+    return lines
+
+
+def _escape_meta(value: object) -> object:
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, list):
+        return [_escape_meta(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escape_meta(v) for k, v in value.items()}
+    return value
+
+
+def _gone_banks(site: Site) -> list[tuple[str, str]]:
+    """Banks that published questions once but exist no more, each with where its page now leads:
+    the bank that took most of its questions (banks merged), or the home page."""
+    live = {b.id for b in site.banks}
+    moved: dict[str, Counter[str]] = {}
+    for stone in site.tombstones:
+        if stone.bank_id not in live:
+            counts = moved.setdefault(stone.bank_id, Counter())
+            if stone.moved_to:
+                counts[stone.moved_to.split("/", 1)[0]] += 1
+    out = []
+    for bank_id, counts in sorted(moved.items()):
+        best = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append((bank_id, f"../{best[0][0]}/" if best else "../"))
+    return out
+
+
+def _home_takeaway(site: Site, lang: Lang) -> list[str]:
+    """The home page's glossary link and the first HOME_BANKS banks' decks, CSV and print edition
+    (each bank's page has its own: a block per bank made the home page grow with the site, 213 KB at
+    100 banks)."""
+    lines = []
+    if site.glossary:
+        lines += [f"[{md_text(t('home.glossary', lang, n=len(site.glossary)))}](glossary.md)", ""]
+    lines += [f"## {md_text(t('home.downloads', lang))} {{ #downloads }}", ""]
+    for bank in site.banks[: listings.HOME_BANKS]:
+        lines += [f"### {md_text(bank.titles[lang])}", ""]
+        lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 0), f"{bank.id}/"), ""]
+    if len(site.banks) > listings.HOME_BANKS:
+        more = t("home.downloads.more", lang, n=len(site.banks) - listings.HOME_BANKS)
+        lines += [f'<p class="qa-downloads__more">{escape(more)}</p>', ""]
+    return lines
+
+
+def _tag_downloads(site: Site, lang: Lang) -> list[str]:
+    """The tags page's decks: one per tag that has questions (the listing above is Material's)."""
+    counts = {tag.id: 0 for tag in site.tags}
+    for entry in site.entries.values():
+        for tag_id in entry.tags:
+            counts[tag_id] += 1
+    used = [(tag, counts[tag.id]) for tag in site.tags if counts[tag.id]]
+    if not used:
+        return []
+    return [
+        f"## {md_text(t('downloads.tags.title', lang))} {{ #downloads }}",
+        "",
+        downloads.tag_block(used, lang, downloads.site_root(lang, 1)),
+        "",
+    ]
+
+
+def _source_file(bank: BankInfo, lang: Lang, entry: Entry | None = None) -> str:
+    """The bank file a `lang` page shows, as a path in the repository (untranslated: the Chinese one)."""
+    if entry is not None and not entry.translated:
+        lang = "zh"
+    return "banks/" + os.path.basename(bank.source.get(lang, bank.source["zh"]))
+
+
+def _after_answer(entry: Entry, lang: Lang) -> list[str]:
+    """Below the answer, outside the bank's text: the current Chinese when the English is stale, and
+    our editor's note. Both carry `qa-with-answer`, which quiz mode hides with the answer."""
+    out = []
+    if lang == "en" and entry.stale:
+        zh = entry.text["zh"]
+        out += [
+            '<div class="qa-stale qa-with-answer" data-pagefind-ignore="all">'
+            f'<p class="qa-stale__notice" lang="en">{escape(t("translation.stale", lang))}</p>'
+            f'<p class="qa-stale__label">{escape(t("translation.current", lang))}</p>'
+            f'<div class="qa-stale__zh" lang="zh"><p class="qa-stale__q">{escape(zh.text)}</p>'
+            + "".join(answer_blocks_html(zh))
+            + "</div></div>",
+            "",
+        ]
+    if entry.notes is not None:
+        out += [note_html(entry.notes, lang), ""]
+    return out
+
+
+def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_url: str = "") -> list[str]:
+    """Links to report an error (the repository's issue form, .github/ISSUE_TEMPLATE/report-error.yml,
+    filled through its field ids) and to edit the source (the bank file at the question's line);
+    nothing without a repository."""
+    if not repo_url:
+        return []
+    repo = repo_url.rstrip("/").removesuffix(".git")
+    q = entry.text[lang]
+    file = _source_file(bank, lang, entry)
+    path = ("" if lang == LANGS[0] else f"{lang}/") + f"{entry.bank_id}/{entry.slug}/"
+    fields = {
+        "template": REPORT_FORM,
+        "title": f"[{entry.bank_id}/{entry.slug}] {q.text}",
+        "question": q.text,
+        "page": (site_url.rstrip("/") + "/" if site_url else "/") + path,
+        "source": f"{file}:{q.line}",
+        "language": t("question.report.language", lang),
+    }
+    issue = f"{repo}/issues/new?" + urlencode(fields, quote_via=quote)
+    edit = f"{repo}/blob/main/{quote(file)}#L{q.line}"
+    label = escape(t("question.actions", lang))
+    return [
+        f'<p class="qa-actions" role="group" aria-label="{label}">'
+        f'<a class="qa-actions__report" href="{escape(issue)}" target="_blank" rel="noopener">'
+        f"{escape(t('question.report', lang))}</a>"
+        f'<a class="qa-actions__edit" href="{escape(edit)}" target="_blank" rel="noopener">'
+        f"{escape(t('question.edit', lang, line=q.line))}</a></p>",
+        "",
+    ]
+
+
+def _home_study(lang: Lang) -> list[str]:
+    """The home page's study section: what self-testing offers, the progress panel, the mock interview."""
+    return [
+        f"## {md_text(t('home.study', lang))} {{ #study }}",
+        "",
+        md_text(t("home.study.intro", lang)),
+        "",
+        '<div class="qa-progress" data-qa-progress="home"></div>',
+        "",
+        f"{md_text(t('home.mock.about', lang))}",
+        "",
+        f"[{md_text(t('home.mock', lang))}](study/mock.md){{ .md-button .md-button--primary }}",
+        "",
+        '<div class="qa-backup" data-qa-backup></div>',
+        "",
+    ]
+
+
+def _home_offline(lang: Lang) -> list[str]:
+    """The home page's offline section: the browser copy, and the zip (studysite/offline.py builds both)."""
+    zip_link = f'<a href="{site_root(lang, 0)}{ZIP_PATH}" download>{escape(t("home.offline.zip", lang))}</a>'
+    about = escape(t("home.offline.zip.about", lang, size="{size}")).format(size=ZIP_SIZE_SLOT)
+    return [
+        f"## {md_text(t('home.offline', lang))} {{ #offline }}",
+        "",
+        # class qa-offline-browser: the zip's copy leaves out this promise of the browser's own copy
+        f'<p class="qa-offline-browser">{escape(t("home.offline.intro", lang))}</p>',
+        "",
+        offline_control(lang, ["site", f"lang:{lang}"]),
+        "",
+        # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
+        f'<p class="qa-download">{zip_link}{about}</p>',
+        "",
+    ]
+
+
+def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
+    return next(tag.name(lang) for tag in site.tags if tag.id == tag_id)
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
+"""json.dumps(value, ensure_ascii=False) without building an encoder per call."""
+_HTML_LANG = {"zh": "zh", "en": "en"}
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+"""A linked term must not continue into one of these (it would be part of a longer name)."""
+_SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
+_MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-.!|$~^=&:\"'@%")
+_MD_REFS = {ord(ch): f"&#{ord(ch)};" for ch in _MD_SPECIAL}
+_MD_SPECIAL_RE = re.compile("[" + re.escape("".join(sorted(_MD_SPECIAL))) + "]")
+"""md_text's table: each special character to its numeric reference (str.translate: ~10x a loop)."""

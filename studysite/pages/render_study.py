@@ -1,0 +1,130 @@
+"""Pages for study mode: the question data the browser scripts read, the mock interview and stats pages.
+
+Pure functions of (Site, language), like render.py. Progress itself lives in the reader's browser
+(overrides/assets/qa/study-*.js); the build only publishes what every question is, where it is and
+a hash of its text, so a mark made before an edit can be flagged.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator
+
+from ..i18n import t
+from ..model import Lang, Site
+from .listings import tag_url
+from .render import Page, md_text
+
+DATA_PATH = "assets/qa/questions.json"
+"""Where each language's question data goes (relative to the language's docs folder)."""
+MOCK_PATH = "study/mock.md"
+"""The mock interview page."""
+REVIEW_PATH = "study/review.md"
+"""The daily review page."""
+STATS_PATH = "study/stats.md"
+"""The stats page: plots of the reader's reviews, notes search, progress link and QR code, GitHub sync."""
+DATA_VERSION = 1
+"""Bumped when the JSON's shape changes in a way the scripts must know about."""
+
+
+def study_pages(site: Site, lang: Lang) -> Iterator[Page]:
+    """Every study-mode file of one language."""
+    yield Page(DATA_PATH, questions_json(site, lang))
+    yield Page(MOCK_PATH, mock_page(lang))
+    yield Page(REVIEW_PATH, review_page(lang))
+    yield Page(STATS_PATH, stats_page(lang))
+
+
+def questions_json(site: Site, lang: Lang) -> str:
+    """Banks, tags and questions with URLs relative to the language root; compact, deterministic."""
+    used = {tag_id for entry in site.entries.values() for tag_id in entry.tags}
+    data = {
+        "version": DATA_VERSION,
+        "lang": lang,
+        "banks": [
+            {"id": bank.id, "title": bank.titles[lang], "url": f"{bank.id}/", "count": len(bank.slugs)}
+            for bank in site.banks
+        ],
+        "tags": [{"id": tag.id, "name": tag.name(lang), "url": tag_url(tag)} for tag in site.tags if tag.id in used],
+        "questions": [
+            {
+                "slug": entry.slug,
+                "bank": entry.bank_id,
+                "title": entry.text[lang].text,
+                "url": entry.path[: -len(".md")] + "/",
+                "tags": list(entry.tags),
+                "hash": entry.content_hash,
+            }
+            for bank in site.banks
+            for entry in (site.entries[slug] for slug in bank.slugs)
+        ],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def review_page(lang: Lang) -> str:
+    """The daily review: a heading, how it works, and the element study-review.js fills in."""
+    return _study_page(lang, "review", '<div class="qa-review" id="qa-review" data-qa-review></div>')
+
+
+def mock_page(lang: Lang) -> str:
+    """The mock interview: a heading, how it works, and the element study-mock.js fills in."""
+    return _study_page(lang, "mock", '<div class="qa-mock" id="qa-mock" data-qa-mock></div>')
+
+
+def _study_page(lang: Lang, kind: str, widget: str) -> str:
+    """A page of one study widget: title, intro, the widget's element, a note for readers without JS."""
+    lines = [
+        "---",
+        f"title: {json.dumps(html.escape(t(kind + '.title', lang)), ensure_ascii=False)}",
+        'hide: ["toc"]',
+        "---",
+        "",
+        f"# {md_text(t(kind + '.title', lang))}",
+        "",
+        md_text(t(kind + ".intro", lang)),
+        "",
+        widget,
+        "",
+        f'<noscript><p class="qa-noscript">{html.escape(t(kind + ".noscript", lang))}</p></noscript>',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def stats_page(lang: Lang) -> str:
+    """The stats page: one section per tool, each an element its script fills in (main.html loads the
+    scripts only on this page). Headings and explanations are here so they read without JavaScript."""
+    lines = [
+        "---",
+        f"title: {json.dumps(html.escape(t('stats.title', lang)), ensure_ascii=False)}",
+        'hide: ["toc"]',
+        "---",
+        "",
+        f"# {md_text(t('stats.title', lang))}",
+        "",
+        md_text(t("stats.intro", lang)),
+        "",
+        '<div class="qa-stats" id="qa-stats" data-qa-stats></div>',
+        "",
+        f"## {md_text(t('stats.notes', lang))} {{ #notes }}",
+        "",
+        '<div class="qa-notes-search" data-qa-notes-search></div>',
+        "",
+        f"## {md_text(t('stats.move', lang))} {{ #move }}",
+        "",
+        md_text(t("stats.move.intro", lang)),
+        "",
+        '<div class="qa-move" data-qa-progress-link></div>',
+        "",
+        f"## {md_text(t('stats.sync', lang))} {{ #sync }}",
+        "",
+        md_text(t("stats.sync.intro", lang)),
+        "",
+        '<div class="qa-sync" data-qa-sync></div>',
+        "",
+        f'<noscript><p class="qa-noscript">{html.escape(t("stats.noscript", lang))}</p></noscript>',
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""Under `mkdocs serve`: regenerate docs/ when a bank changes; MkDocs then rebuilds what changed."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..build import generate
+from ..errors import BuildError, os_error
+from .session import Fingerprint, Session
+
+log = logging.getLogger("mkdocs.plugins.studysite")
+
+
+def inputs_fingerprint(banks: Path, docs_root: Path, repo_url: str) -> Fingerprint:
+    """The docs folder, the repository, and the name, size and modification time of each input file the watcher follows."""
+    found = []
+    for path in sorted(banks.iterdir()) if banks.is_dir() else ():
+        if path.name.endswith((".txt", ".yml")) and not path.name.startswith("."):
+            st = path.stat()
+            found.append((path.name, st.st_size, st.st_mtime_ns))
+    return str(docs_root), repo_url, tuple(found)
+
+
+def watch_banks(banks: Path, docs_root: Path, session: Session) -> Any:
+    """Start a watchdog observer on `banks`; each change regenerates `docs_root` into `session.generated`."""
+    from watchdog.events import FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    timer: list[threading.Timer] = []
+
+    def regenerate() -> None:
+        try:
+            inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
+            result = generate(banks, docs_root, in_place=True, repo_url=session.repo_url, site_url=session.site_url)
+            session.generated, session.inputs = result, inputs
+            if result.written:
+                log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
+            for change in result.url_changes:
+                log.info("studysite: url %s", change)
+        except BuildError as exc:
+            for problem in exc.problems:
+                log.error(str(problem))
+        except OSError as exc:  # a full disk: say so in one line, keep serving the previous pages
+            log.error("studysite: %s", os_error(exc))
+        except Exception:  # a serve session must survive a half-saved bank
+            log.exception("studysite: regeneration failed")
+
+    class Handler(FileSystemEventHandler):
+        def on_any_event(self, event: Any) -> None:
+            # Only a written, created, renamed or deleted bank/taxonomy file counts. Reading one (as
+            # generate() does) emits opened/closed_no_write events, which would regenerate forever;
+            # an editor that saves by renaming a hidden temp file over the bank names it in dest_path.
+            if event.is_directory or event.event_type not in ("created", "modified", "moved", "deleted", "closed"):
+                return
+            paths = (str(event.src_path), str(getattr(event, "dest_path", "") or ""))
+            if not any(p.endswith((".txt", ".yml")) and "/." not in p for p in paths):
+                return
+            for t in timer:
+                t.cancel()
+            timer[:] = [threading.Timer(0.2, regenerate)]
+            timer[0].start()
+
+    observer = Observer()
+    observer.schedule(Handler(), str(banks), recursive=False)
+    observer.daemon = True
+    observer.start()
+    return observer

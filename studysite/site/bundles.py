@@ -1,0 +1,137 @@
+"""The front-end bundles: esbuild joins and minifies overrides/assets/qa/ per studysite/bundles.yml.
+
+Each kind of page (question, page) gets `assets/qa/NAME.min.js` (deferred) and `NAME.min.css`, with
+source maps whose sources are named by their path in this repository, so the output does not
+depend on where the site is built. The scripts are plain IIFEs: an entry file of side-effect
+imports bundles them in order without rewriting them as modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from mkdocs.exceptions import PluginError
+
+from ..project import ROOT
+
+SPEC = Path(__file__).with_name("bundles.yml")
+SOURCES = ROOT / "overrides" / "assets" / "qa"
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+OUT = "assets/qa"
+"""Where the bundles go, below each language's site folder."""
+ALONE = "alone"
+"""The key of bundles.yml that lists files published on their own too (not a kind of page)."""
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The files of one kind of page, in the order they run."""
+
+    kind: str
+    """`question` or `page` (overrides/main.html chooses)."""
+    js: tuple[str, ...]
+    """Script files of overrides/assets/qa/."""
+    css: tuple[str, ...]
+    """Stylesheets of overrides/assets/qa/."""
+
+
+def load_bundles(spec: Path = SPEC) -> list[Bundle]:
+    """The bundles of bundles.yml; a file it names that does not exist is an error naming both."""
+    data = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    bundles = [
+        Bundle(kind, tuple(v.get("js", ())), tuple(v.get("css", ()))) for kind, v in data.items() if kind != ALONE
+    ]
+    named = [(b.kind, name) for b in bundles for name in b.js + b.css] + [(ALONE, n) for n in data.get(ALONE, ())]
+    missing = [
+        f"{spec.name}: {kind}: no such file overrides/assets/qa/{name}"
+        for kind, name in named
+        if not (SOURCES / name).is_file()
+    ]
+    if missing:
+        raise PluginError("\n".join(missing))
+    return bundles
+
+
+def load_alone(spec: Path = SPEC) -> tuple[str, ...]:
+    """The files also published on their own (bundles.yml `alone`), for pages that load them on demand."""
+    return tuple(yaml.safe_load(spec.read_text(encoding="utf-8")).get(ALONE, ()))
+
+
+def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) -> list[str]:
+    """Build every bundle once and copy it into each language's site folder; returns the file names."""
+    if not ESBUILD.exists():
+        raise PluginError(f"esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
+    with tempfile.TemporaryDirectory(prefix="studysite-bundles-") as tmp:
+        work = Path(tmp)
+        names: list[str] = []
+        bundles = bundles if bundles is not None else load_bundles()
+        alone = load_alone()
+        for bundle in bundles:
+            for ext, files in (("js", bundle.js), ("css", bundle.css)):
+                if files:
+                    names += _esbuild(work, bundle.kind, ext, files)
+        for name in alone:  # minified under its own name, so the pages' on-demand loads find it
+            ext = name.rsplit(".", 1)[1]
+            kind = f"alone-{name.replace('.', '-')}"
+            for made in _esbuild(work, kind, ext, (name,)):
+                target = made.replace(f"{kind}.min.{ext}", name)
+                (work / "out" / made).rename(work / "out" / target)
+                names.append(target)
+            _rename_map(work / "out", f"{kind}.min.{ext}", name)
+        members = {name for bundle in bundles for name in bundle.js + bundle.css} - set(alone)
+        for site_dir in site_dirs:
+            out = site_dir / OUT
+            out.mkdir(parents=True, exist_ok=True)
+            for name in names:
+                shutil.copyfile(work / "out" / name, out / name)
+            # MkDocs copied the theme's files too: a bundled one is loaded by no page (and the
+            # offline worker would precache it for nothing).
+            for name in members:
+                (out / name).unlink(missing_ok=True)
+    return names
+
+
+def _esbuild(work: Path, kind: str, ext: str, files: tuple[str, ...]) -> list[str]:
+    entry = work / f"_entry-{kind}.{ext}"  # never a member's name (a kind may be named like one of its files)
+    if ext == "js":
+        entry.write_text("".join(f'import "./{name}";\n' for name in files), encoding="utf-8")
+    else:
+        entry.write_text("".join(f'@import "./{name}";\n' for name in files), encoding="utf-8")
+    for name in files:  # beside the entry, so the map's paths are short and the same on every machine
+        shutil.copyfile(SOURCES / name, work / name)
+    out = f"{kind}.min.{ext}"
+    args = [str(ESBUILD), entry.name, "--bundle", "--minify", "--sourcemap", "--charset=utf8"]
+    args += ["--log-level=warning", f"--outfile=out/{out}"]
+    if ext == "js":
+        args += ["--format=iife", "--target=es2019"]
+    proc = subprocess.run(
+        args, cwd=work, capture_output=True, text=True, check=False, env=dict(os.environ, NO_COLOR="1")
+    )
+    if proc.returncode != 0:
+        raise PluginError(f"esbuild failed for the {kind} {ext} bundle:\n{proc.stderr}")
+    source_map = work / "out" / f"{out}.map"
+    data = json.loads(source_map.read_text(encoding="utf-8"))
+    # ../NAME (relative to out/) -> overrides/assets/qa/NAME: where a reader of the map finds the file
+    data["sources"] = [
+        f"overrides/assets/qa/{Path(s).name}" if Path(s).name in files else f"studysite/bundles.yml#{kind}"
+        for s in data["sources"]
+    ]
+    source_map.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return [out, f"{out}.map"]
+
+
+def _rename_map(out: Path, built: str, name: str) -> None:
+    """A file built as `built` and renamed to `name`: its map and its sourceMappingURL follow."""
+    code = out / name
+    text = code.read_text(encoding="utf-8").replace(f"sourceMappingURL={built}.map", f"sourceMappingURL={name}.map")
+    code.write_text(text, encoding="utf-8")
+    data = json.loads((out / f"{name}.map").read_text(encoding="utf-8"))
+    data["file"] = name
+    (out / f"{name}.map").write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

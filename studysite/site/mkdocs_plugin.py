@@ -1,0 +1,238 @@
+"""The MkDocs plugin: generate pages from the banks, install the nav, and finish the bilingual site.
+
+Named `studysite` under `plugins:` in mkdocs.yml (the Chinese site; mkdocs.en.yml inherits it) and
+registered by pyproject.toml's `mkdocs.plugins` entry point. On every build it regenerates docs/
+from the banks, and after the Chinese site is written it builds the English one into site/en/ and
+runs Pagefind over both, so `mkdocs build` and `mkdocs serve` always produce the whole site.
+Glue only: the work is done by studysite/build.py (pages), site_finish.py (English build, search,
+sitemap, downloads, offline files), bank_watch.py and theme_cache.py (`mkdocs serve`).
+Errors leave as PluginError, after every problem has been logged as FILE:LINE.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+
+from ..build import generate
+from ..errors import BuildError, os_error
+from . import site_finish, tag_order
+from .bank_watch import inputs_fingerprint, watch_banks
+from .bundles import write_bundles
+from .session import FinishArgs, Session
+from .sitebuild import LOCKED_ENV
+from .siteconfig import check_qa
+from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files
+
+BANKS_ENV = "STUDYSITE_BANKS"
+"""Overrides the `banks` option for one build (the tests build copies of the banks)."""
+log = logging.getLogger("mkdocs.plugins.studysite")
+
+
+class StudySiteConfig(Config):
+    """The plugin's options in mkdocs.yml (`plugins: - studysite: {banks: ...}`)."""
+
+    banks = c.Dir(exists=False, default="banks")
+    """The folder of bank files, relative to mkdocs.yml; the environment variable STUDYSITE_BANKS overrides it."""
+    finish = c.Choice(("all", "search"), default="all")
+    """`search`: after both languages are built, only the front-end bundles and the search index
+    (scripts/search_eval.py: the check against the banks, downloads, sitemap and offline files add
+    minutes on 1,000 questions and nothing a search sees)."""
+
+
+class StudySitePlugin(BasePlugin[StudySiteConfig]):
+    """Generates docs/ from the banks before MkDocs reads it, and finishes the site after it is written."""
+
+    def __init__(self) -> None:
+        # MkDocs 1.6 keeps this instance for the whole process (see studysite/site/session.py).
+        self.session = Session()
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        session = self.session
+        if session.command is None:  # first call wins: the in-process English build calls it again
+            session.command, session.dirty = command, dirty
+            if command == "serve" and dirty:
+                # `mkdocs serve --dirty` (fast rebuilds) warns on every build that dirty builds can leave
+                # stale navigation; with `strict: true` that warning would abort every build.
+                logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarningFilter())
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        session = self.session
+        problems = check_qa(config.extra.get("qa"), config.config_file_path)
+        if problems:
+            for problem in problems:
+                log.error(str(problem))
+            raise PluginError(f"{len(problems)} problem(s) in the site configuration")
+        qa = config.extra["qa"]
+        docs_root = Path(config.docs_dir)
+        # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
+        if qa["lang"] == "zh" and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
+            banks = Path(os.environ.get(BANKS_ENV) or self.config.banks)
+            session.repo_url = qa.get("repo_url") or ""
+            session.site_url = config.site_url or ""
+            serving = session.command == "serve"
+            inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
+            # Under `mkdocs serve` the bank watcher has usually just regenerated docs/ (that is what
+            # triggered this rebuild): generating again from the same inputs would only cost time.
+            if not (serving and session.generated is not None and session.inputs == inputs):
+                self._generate(banks, docs_root, in_place=serving)
+                site_finish.step("docs/ generated from the banks")
+                session.inputs = inputs
+            if serving and session.watcher is None:
+                session.watcher = watch_banks(banks, docs_root, session)
+        config.nav = _read_nav(docs_root / ".nav.json")
+        tag_order.install(config, docs_root)  # chips in taxonomy order, linked to their tag's page
+        # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
+        # only be overwritten (a template rendered over every page of the site, on every build).
+        config.theme.static_templates.discard("sitemap.xml")
+        if session.dirty and session.finished_once:
+            config.theme.static_templates.discard("404.html")  # a --dirty rebuild: the first build wrote it
+        remember_theme_files(config.theme, session.theme_files if session.command == "serve" else None)
+        return config
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Any) -> jinja2.Environment:
+        if self.session.command == "serve":
+            if self.session.templates is None:
+                self.session.templates = TemplateCache()
+            env.bytecode_cache = self.session.templates
+        else:
+            env.bytecode_cache = disk_template_cache()
+        return env
+
+    def on_template_context(self, context: Any, /, *, template_name: str, config: MkDocsConfig) -> Any:
+        # The root 404 page answers for every language (GitHub Pages serves it for /en/... too).
+        context["qa_site_names"] = site_finish.STRINGS["home.title"]
+        return context
+
+    def on_page_context(self, context: Any, /, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:
+        site_finish.page_context(context, page, config)
+        return context
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        session = self.session
+        # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
+        # in process): the English site builds in a child process alongside this one.
+        if config.extra["qa"]["lang"] == "zh" and not (session.dirty and session.finished_once):
+            site_finish.step("MkDocs renders the Chinese pages, a child process the English ones")
+            session.english = site_finish.EnglishBuild(config)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        english, self.session.english = self.session.english, None
+        if english is not None:
+            english.cancel()
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if config.extra["qa"]["lang"] != "zh":
+            return
+        session = self.session
+        site_finish.step("Chinese pages written")
+        site_dir, generated = Path(config.site_dir), session.generated
+        english, session.english = session.english, None
+        downloads = None
+        if english is not None:
+            # The English build in its child process usually has a while to go: the decks (from the site
+            # model, not from pages) use this process's core meanwhile.
+            if generated is not None and english.running() and self.config.finish == "all":
+                downloads = site_finish.start_downloads(site_dir, config, generated, fork=True)
+            try:
+                english.finish()
+            except BaseException:
+                if downloads is not None:
+                    downloads.cancel()
+                raise
+            site_finish.step("English pages in place")
+        else:
+            site_finish.build_english(config, dirty=session.dirty)
+        # The front-end bundles into each language's folder (both are in place now); ~0.1 s, and before
+        # finish_site, whose offline step hashes every file.
+        write_bundles([site_dir / item["root"] for item in config.extra["qa"]["languages"]])
+        site_finish.step("front-end bundles written (esbuild)")
+        if self.config.finish == "search":
+            site_finish.run_pagefind(site_dir, config)
+            return
+        args: FinishArgs = (site_dir, config, generated, downloads)
+        if session.command == "serve" and session.dirty and session.finished_once:
+            # A `mkdocs serve --dirty` rebuild: MkDocs holds every request until this event returns, and
+            # the site-wide steps (check, downloads, Pagefind, sitemap, offline files) take seconds at a
+            # few hundred questions, so they run in the background and the edited page is served at once.
+            # (Not in a plain `serve`: each of its rebuilds empties the site folder first, under them.)
+            self._finish_in_background(args)
+        else:
+            site_finish.finish_site(*args)
+            site_finish.step("site finished")
+            session.finished_once = True
+
+    def _generate(self, banks: Path, docs_root: Path, in_place: bool) -> None:
+        session = self.session
+        try:
+            result = generate(
+                banks,
+                docs_root,
+                in_place=in_place,
+                repo_url=session.repo_url,
+                site_url=session.site_url,
+                locked=os.environ.get(LOCKED_ENV) == "1",
+            )
+        except BuildError as exc:
+            for problem in exc.problems:
+                log.error(str(problem))
+            raise PluginError(f"{len(exc.problems)} problem(s) in banks/; docs/ left unchanged") from None
+        except OSError as exc:
+            log.error(os_error(exc))
+            raise PluginError("docs/ and banks/slugs.lock left unchanged") from None
+        except ValueError as exc:  # the generator's own invariants (two pages at one URL, an unsafe redirect)
+            raise PluginError(f"{exc}; docs/ and banks/slugs.lock left unchanged") from None
+        for change in result.url_changes:
+            log.info("studysite: url %s", change)
+        session.generated = result  # what finish_site checks the built site against
+        for warning in result.warnings:
+            log.warning(warning)
+
+    def _finish_in_background(self, args: FinishArgs) -> None:
+        """Finish the site on a worker thread; saves in quick succession finish once, with the latest build."""
+        session = self.session
+        with session.finish_guard:
+            session.finish_next = args
+            if session.finisher is None:
+                session.finisher = threading.Thread(target=self._finisher, name="studysite-finish", daemon=True)
+                session.finisher.start()
+
+    def _finisher(self) -> None:
+        session = self.session
+        while True:
+            with session.finish_guard:
+                args, session.finish_next = session.finish_next, None
+                if args is None:
+                    session.finisher = None
+                    return
+            try:
+                site_finish.finish_site(*args)
+                log.info("studysite: search index, downloads and offline files updated")
+            except BaseException as exc:  # a serve session survives this; the next save retries
+                log.error("studysite: finishing the site failed: %s", exc)
+
+
+def _read_nav(nav_file: Path) -> Any:
+    """The navigation the generator wrote beside the pages (render.nav_json)."""
+    try:
+        return json.loads(nav_file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PluginError(f"{os_error(exc)} (the pages are generated from the banks: `make pages`)") from None
+    except ValueError as exc:
+        raise PluginError(f"{nav_file}: not the generator's JSON ({exc}): regenerate it with `make pages`") from None
+
+
+class _DirtyWarningFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")

@@ -1,0 +1,58 @@
+"""What the MkDocs plugin remembers from one build to the next of the same `mkdocs` process.
+
+MkDocs 1.6 keeps one instance of a plugin that has `on_startup` for the whole process (every
+`mkdocs serve` rebuild loads the config afresh but reuses the instance, and so does the English
+build of a --dirty rebuild, which runs in process): a `Session` on that instance lives as long.
+tests/test_plugin.py checks that MkDocs still does so.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from ..build import Result
+from .site_finish import EnglishBuild
+
+Fingerprint = tuple[str, str, tuple[tuple[str, int, int], ...]]
+"""The generated docs folder, the repository URL, and the name, size and modification time of each bank input file."""
+FinishArgs = tuple[Path, Any, Result | None, Any]
+"""The arguments of site_finish.finish_site: site folder, config, generation result, downloads."""
+
+
+@dataclass
+class Session:
+    """State of one `mkdocs build` or `mkdocs serve` process, shared by every build it runs."""
+
+    command: str | None = None
+    """`build` or `serve`, from the first `on_startup` (the in-process English build calls it again)."""
+    dirty: bool = False
+    """`--dirty`: after the first build, MkDocs renders only the pages whose Markdown changed."""
+    repo_url: str = ""
+    """The site's repository (extra.qa.repo_url): "report an error" / "edit" links on question pages."""
+    site_url: str = ""
+    """The site's address (site_url): a page's address in an error report."""
+    generated: Result | None = None
+    """The latest generation of docs/ from the banks: what finish_site checks the built site against."""
+    inputs: Fingerprint | None = None
+    """The inputs `generated` came from; a serve rebuild with the same inputs does not generate again."""
+    watcher: Any = None
+    """Under `mkdocs serve`: the watchdog observer that regenerates docs/ when a bank changes."""
+    finished_once: bool = False
+    """A whole site has been finished (search, downloads, offline files) in this process."""
+    english: EnglishBuild | None = None
+    """The English build running in a child process during the Chinese one (on_pre_build to on_post_build)."""
+    theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
+    """Under `mkdocs serve`: the theme's file list per theme (studysite/site/theme_cache.py)."""
+    templates: jinja2.BytecodeCache | None = None
+    """Under `mkdocs serve`: compiled theme templates kept between rebuilds (studysite/site/theme_cache.py)."""
+    finish_guard: threading.Lock = field(default_factory=threading.Lock)
+    """Guards `finish_next` and `finisher` between a rebuild and the background finisher."""
+    finish_next: FinishArgs | None = None
+    """The latest --dirty rebuild still to finish in the background (earlier ones are dropped)."""
+    finisher: threading.Thread | None = None
+    """The background thread finishing --dirty rebuilds, while it runs."""

@@ -1,0 +1,326 @@
+"""What happens around MkDocs' own build: per-page language links, the English build, search index, sitemap."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from mkdocs.exceptions import PluginError
+
+from .. import parallel
+from ..i18n import STRINGS
+from ..project import ROOT
+
+log = logging.getLogger("mkdocs.plugins.studysite")
+_STARTED = time.perf_counter()
+PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
+"""The npm package's own launcher: it runs the extended binary of this platform's `@pagefind/*` package."""
+
+
+def step(what: str) -> None:
+    """Log a build step with the seconds since the process started (`mkdocs build --verbose` shows them)."""
+    log.debug("studysite: %.1f s: %s", time.perf_counter() - _STARTED, what)
+
+
+def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
+    """Give templates this page's address in every language (switcher and hreflang)."""
+    qa = config.extra["qa"]
+    here = next(lang for lang in qa["languages"] if lang["lang"] == qa["lang"])
+    site_root = (config.site_url or "").rstrip("/") + "/"
+    site_root = (
+        site_root[: len(site_root) - len(here["root"])]
+        if here["root"] and site_root.endswith(here["root"])
+        else site_root
+    )
+    context["qa_alternates"] = [
+        {
+            "lang": lang["lang"],
+            "name": lang["name"],
+            "absolute": site_root + lang["root"] + page.url,
+            # relative to this page: up to this language's root, up to the site root, down again
+            "href": "../" * page.url.count("/") + "../" * here["root"].count("/") + lang["root"] + page.url,
+            "current": lang["lang"] == qa["lang"],
+        }
+        for lang in qa["languages"]
+    ]
+    # This language's UI strings (studysite/i18n.py) for theme overrides: {{ qa_t["nav.tags"] }}
+    context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
+    # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
+    config.extra["alternate"] = [
+        {"name": a["name"], "lang": a["lang"], "link": a["absolute"]} for a in context["qa_alternates"]
+    ]
+
+
+def build_english(config: Any, dirty: bool) -> None:
+    """Build mkdocs.en.yml into <site_dir>/en with the same strictness, in this process."""
+    _build_english(*_english_args(config), dirty=dirty)
+
+
+def _english_args(config: Any) -> tuple[str, str, str, bool]:
+    en_file = Path(config.config_file_path).with_name("mkdocs.en.yml")
+    site_url = config.site_url and config.site_url.rstrip("/") + "/en/"
+    return str(en_file), str(Path(config.site_dir) / "en"), site_url or "", bool(config.strict)
+
+
+def _build_english(en_file: str, site_dir: str, site_url: str, strict: bool, dirty: bool) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    en = load_config(en_file, site_dir=site_dir, site_url=site_url or None, strict=strict)
+    en.plugins.on_startup(command="build", dirty=dirty)
+    try:
+        build(en, dirty=dirty)
+    finally:
+        en.plugins.on_shutdown()
+
+
+class EnglishBuild:
+    """The English site, built by a child process while MkDocs builds the Chinese one.
+
+    The two builds are independent (each language has its own docs folder, generated before either
+    starts), and MkDocs renders on one core: side by side they take about the time of the longer one.
+    MkDocs empties the site folder after `on_pre_build` but leaves its hidden entries alone, so the
+    child writes into <site_dir>/.en-build and `finish` moves that to <site_dir>/en once the Chinese
+    pages are written. A killed build's leftover goes with its site folder (`make site` stages the
+    whole site and cleans up killed stagings) or is removed by the next build here.
+    """
+
+    def __init__(self, config: Any) -> None:
+        en_file, site_dir, site_url, strict = _english_args(config)
+        self.final = Path(site_dir)
+        self.scratch = self.final.with_name(".en-build")
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
+        # The same Python: it imports the installed package and finds the plugin by its entry point, as MkDocs here did.
+        code = "import sys, studysite.site.site_finish as f; f._english_child(sys.argv[1:])"
+        args = [en_file, str(self.scratch), site_url, "1" if strict else ""]
+        self.proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=self.log, stderr=subprocess.STDOUT)
+
+    def finish(self) -> None:
+        """Wait for the child, pass its log on, and put its site in place (raises if it failed)."""
+        code = self.proc.wait()
+        self.log.seek(0)
+        for line in self.log.read().decode("utf-8", "replace").splitlines():
+            (log.warning if line.startswith(("WARNING", "ERROR")) else log.info)("en: %s", line)
+        self.log.close()
+        if code != 0:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise PluginError(f"the English site (mkdocs.en.yml) failed to build (exit {code}; its log is above)")
+        shutil.rmtree(self.final, ignore_errors=True)
+        os.replace(self.scratch, self.final)
+
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def cancel(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _english_child(argv: list[str]) -> None:
+    """Entry point of EnglishBuild's child process: MkDocs' own logging format, on stderr."""
+    from mkdocs.exceptions import MkDocsException
+
+    en_file, site_dir, site_url, strict = argv
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logging.getLogger("mkdocs").addHandler(handler)
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    try:
+        _build_english(en_file, site_dir, site_url, bool(strict), dirty=False)
+    except MkDocsException as exc:
+        print(f"ERROR   -  {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:
+    """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
+
+    `generated` is the build.Result the pages came from (None: nothing to check against). Pagefind
+    runs as a child process while this one checks the site and writes the downloads (both only read
+    the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
+    `start_downloads` returned when they started earlier.
+    """
+    from .vendor import copy_vendor
+
+    copy_vendor(site_dir)  # the browser libraries (studysite/vendor.py), before the offline files hash the site
+    if downloads is None and generated is not None:
+        downloads = start_downloads(site_dir, config, generated, fork=False)
+    pagefind = start_pagefind(site_dir)
+    try:
+        if generated is not None and generated.sources is not None:
+            from .verify import check_built_site, check_lists
+
+            problems = check_built_site(generated.sources.banks, generated.site, site_dir)
+            problems += check_lists(generated.site, site_dir)
+            for problem in problems:
+                log.error(str(problem))
+            if problems:
+                raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
+        step("built site checked against the banks")
+        if downloads is not None:
+            written = downloads.result()
+            log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
+        step("downloads written")
+    except BaseException:
+        if downloads is not None:
+            downloads.cancel()
+        stop_pagefind(pagefind)
+        raise
+    wait_pagefind(pagefind, site_dir, _languages(config))
+    step("search index written (Pagefind)")
+    write_sitemap(site_dir, config)
+    if generated is not None:
+        from .search_terms import write_search_terms
+
+        write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
+    step("sitemap written; offline files next")
+    # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
+    from .offline import finish_offline
+
+    finish_offline(site_dir, config)
+
+
+def start_downloads(site_dir: Path, config: Any, generated: Any, *, fork: bool) -> parallel.Side[list[str]]:
+    """The Anki decks and CSV files, written by a forked child from now on (`fork`), or in this
+    process when `result()` asks for them. They come from the site model, not from the built pages:
+    `on_post_build` starts them while the English build is still running, on the core the Chinese
+    build has just freed."""
+    return parallel.Side(lambda: write_downloads(site_dir, config, generated), fork=fork and parallel.can_fork())
+
+
+def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
+    """The Anki decks and CSV files of every bank and tag, into <site>/downloads/ (studysite/anki.py)."""
+    from ..takeaway.anki import source_date, write_decks
+    from .sitebuild import source_epoch
+
+    banks = generated.sources.banks if generated.sources is not None else ()
+    folders = {Path(b.path).parent for pair in banks for b in pair if b is not None}
+    # every input a note depends on: bank texts, translations, taxonomy (tags), glossary
+    # (not the locks: the build itself rewrites them, so their time is the build's clock)
+    paths = [
+        p
+        for folder in folders
+        for p in folder.iterdir()
+        if p.is_file() and not p.name.startswith(".") and p.name not in ("slugs.lock", "translations.lock")
+    ]
+    # The last commit's time in a clean checkout (the same in every clone), else the files' times.
+    stamp = source_epoch(sorted(folders)[0]) if folders else ""
+    return write_decks(
+        generated.site, site_dir, config.site_url or "", int(stamp) if stamp.isdigit() else source_date(paths)
+    )
+
+
+def run_pagefind(site_dir: Path, config: Any) -> None:
+    wait_pagefind(start_pagefind(site_dir), site_dir, _languages(config))
+
+
+def start_pagefind(site_dir: Path) -> subprocess.Popen[str]:
+    """Start indexing both languages. A site without search is a failed build, not a warning."""
+    binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
+    if not binary.exists():
+        raise PluginError(
+            f"Pagefind is not installed ({binary}): the site would have no search. Run `npm ci` (make does it)."
+        )
+    out = site_dir / "pagefind"
+    if out.exists():
+        shutil.rmtree(out)
+    return subprocess.Popen(
+        [str(binary), "--site", str(site_dir), "--output-subdir", "pagefind", "--quiet"]
+        # The theme's chrome (header with the page title, skip link, back-to-top) is not content:
+        # indexed, it would make removed-question pages (content data-pagefind-ignore) findable.
+        + [arg for sel in (".md-header", ".md-skip", ".md-top") for arg in ("--exclude-selectors", sel)]
+        # Of a question page (data-pagefind-body, overrides/main.html) only the title and the answer
+        # (Pagefind skips <nav>, so the tags too): related questions, bank link and pager would
+        # otherwise match other questions' words.
+        + ["--exclude-selectors", ".qa-search-body > :not(h1):not(.qa-answer)"]
+        # Of the glossary, each term's heading (a result leads to its anchor), names and definitions;
+        # not the page's own title and intro, nor the questions that use a term.
+        + ["--exclude-selectors", ".qa-search-glossary > :not(h2):not(.qa-term)"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # The launcher (node) runs the binary as its child: a session of their own lets a failed build
+        # stop both (stop_pagefind), not only the launcher.
+        start_new_session=True,
+    )
+
+
+def stop_pagefind(proc: subprocess.Popen[str]) -> None:
+    """End Pagefind and the binary its launcher started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[str]) -> None:
+    """Wait for the index, then check that every language has one (a missing index fails the build)."""
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise PluginError(f"pagefind failed:\n{out}\n{err}")
+    from .verify import check_search
+
+    problems = check_search(site_dir, languages)
+    for problem in problems:
+        log.error(str(problem))
+    if problems:
+        raise PluginError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
+
+
+def write_sitemap(site_dir: Path, config: Any) -> None:
+    """One sitemap for both languages: every page with its hreflang alternates (Google's format)."""
+    root = (config.site_url or "").rstrip("/") + "/"
+    pages = []
+    for index in sorted(site_dir.rglob("index.html")):
+        rel = index.parent.relative_to(site_dir).as_posix()
+        rel = "" if rel == "." else rel + "/"
+        if rel.startswith(("en/", "pagefind/", "assets/")) or rel == "en/":
+            continue
+        if not (site_dir / "en" / rel / "index.html").exists() or _is_redirect(index):
+            continue
+        pages.append(rel)
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ]
+    for rel in pages:
+        for _lang, prefix in (("zh", ""), ("en", "en/")):
+            lines.append(f"  <url><loc>{escape(root + prefix + rel)}</loc>")
+            for alt, alt_prefix in (("zh", ""), ("en", "en/")):
+                lines.append(
+                    f'    <xhtml:link rel="alternate" hreflang="{alt}" href="{escape(root + alt_prefix + rel)}"/>'
+                )
+            lines.append(f'    <xhtml:link rel="alternate" hreflang="x-default" href="{escape(root + rel)}"/>')
+            lines.append("  </url>")
+    lines.append("</urlset>")
+    (site_dir / "sitemap.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for stale in (site_dir / "sitemap.xml.gz", site_dir / "en" / "sitemap.xml", site_dir / "en" / "sitemap.xml.gz"):
+        stale.unlink(missing_ok=True)
+    # Crawlers read robots.txt only at a host's root: this one counts on a custom domain or a
+    # USER.github.io site; under /REPO/ it is harmless, and the sitemap is found through it or Search Console.
+    robots = f"User-agent: *\nAllow: /\n\nSitemap: {root}sitemap.xml\n"
+    (site_dir / "robots.txt").write_text(robots, encoding="utf-8")
+
+
+def _is_redirect(index: Path) -> bool:
+    with open(index, encoding="utf-8") as handle:
+        head = handle.read(16384).split("</head>", 1)[0]  # Material's <head> runs past 2 KB
+    return 'http-equiv="refresh"' in head or 'name="robots" content="noindex"' in head
+
+
+def _languages(config: Any) -> list[str]:
+    """The site's languages (extra.qa.languages): each must have its own search index."""
+    return [item["lang"] for item in config["extra"]["qa"]["languages"]]

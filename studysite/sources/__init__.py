@@ -1,0 +1,1 @@
+"""Sources: read the bank files and data files into the typed model (parse, glossary, notes, translations)."""

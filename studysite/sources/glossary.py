@@ -1,0 +1,264 @@
+"""Load the bilingual term base (banks/glossary.yml) and find where bank text uses its terms."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .. import cache
+from ..cache import MISSING, Memo
+from ..errors import Problems
+from ..i18n import t
+from ..model import LANGS, Bank, Entry, GlossaryTerm, Lang, Question
+from .yamlfile import check_fields, load_yaml
+
+MIN_FORM = 2
+"""A spelling shorter than this would match inside ordinary words."""
+
+
+def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
+    """Validate the glossary file into GlossaryTerms; every malformed entry is reported with its line and field."""
+    doc = load_yaml(path, problems)
+    if doc is None:
+        return ()
+    if not isinstance(doc.value, dict):
+        problems.error(path, doc.line, "glossary must be a mapping with a `terms:` list")
+        return ()
+    top = check_fields(doc, {"terms": tuple}, {"terms"}, path, "glossary", problems)
+    if top is None:
+        return ()
+    terms: list[GlossaryTerm] = []
+    seen: dict[tuple[str, str], int] = {}
+    owners: dict[tuple[str, str], tuple[str, int]] = {}  # (language, spelling) -> (term id, line)
+    for item in top["terms"].value:
+        fields = check_fields(item, _FIELDS, _REQUIRED, path, "term", problems)
+        if fields is None:
+            continue
+        term_id = fields["id"].value.strip()
+        if not _ID.fullmatch(term_id):
+            problems.error(
+                path,
+                fields["id"].line,
+                f"term: field `id` must be lower-case ASCII letters, digits and hyphens (got {term_id!r})",
+            )
+            continue
+        ok = True
+        for key in ("id", "zh", "en"):
+            value = fields[key].value.strip().casefold()
+            if (key, value) in seen:
+                problems.error(path, fields[key].line, f"term: {key} {value!r} already used at line {seen[key, value]}")
+                ok = False
+            seen[key, value] = fields[key].line
+        names = {lang: fields[lang].value.strip() for lang in LANGS}
+        forms: dict[Lang, tuple[str, ...]] = {}
+        for lang in LANGS:
+            extra = fields.get(f"{lang}_forms")
+            spellings = [names[lang]] + [f.value.strip() for f in (extra.value if extra else [])]
+            for spelling in spellings:
+                where = extra.line if extra and spelling != names[lang] else fields[lang].line
+                if len(spelling) < MIN_FORM:
+                    problems.error(path, where, f"term: {lang} spelling {spelling!r} is too short to find reliably")
+                    ok = False
+                owner, owner_line = owners.setdefault((lang, spelling.casefold()), (term_id, item.line))
+                if owner != term_id:
+                    problems.error(
+                        path,
+                        where,
+                        f"term: {lang} spelling {spelling!r} already belongs to the term at line {owner_line}",
+                    )
+                    ok = False
+            forms[lang] = tuple(dict.fromkeys(spellings))
+        if not ok:
+            continue
+        definitions = {lang: " ".join(fields[f"{lang}_def"].value.split()) for lang in LANGS}
+        terms.append(GlossaryTerm(term_id, names, forms, definitions, item.line))
+    return tuple(terms)
+
+
+def warn_unused(
+    glossary: tuple[GlossaryTerm, ...], banks: Iterable[Bank], path: Path, problems: Problems, memo: Memo = cache.NULL
+) -> None:
+    """A term that no question uses, in either language, is a warning at the term's line.
+
+    The terms each question uses are remembered by its language's finder (the glossary pages ask
+    again) and kept in `memo`, by glossary and text, for the next build.
+    """
+    used: set[str] = set()
+    terms = cache.digest(glossary) if memo.enabled else b""
+    for bank in banks:
+        finder = term_finder(glossary, bank.lang)
+        for q in bank.questions:
+            text = question_text(q)
+            if not memo.enabled:
+                used.update(finder.term_ids(text))
+                continue
+            key = memo.key("term-ids", bank.lang, terms, text)
+            ids = memo.get(key)
+            if ids is MISSING:
+                ids = memo.put(key, finder.term_ids(text))
+            else:
+                finder.remember(text, ids)
+            used.update(ids)
+    for term in glossary:
+        if term.id not in used:
+            problems.warn(
+                path,
+                term.line,
+                f"glossary term `{term.id}` is used by no question: remove it or add the spelling the banks use "
+                "to `zh_forms` / `en_forms`",
+            )
+
+
+def term_uses(glossary: tuple[GlossaryTerm, ...], entries: Iterable[Entry], lang: Lang) -> dict[str, tuple[str, ...]]:
+    """Term id -> slugs of the questions whose text (as shown in `lang`) uses it, in the order given."""
+    uses: dict[str, list[str]] = {term.id: [] for term in glossary}
+    finders = {text: term_finder(glossary, text) for text in LANGS}  # looked up once: the key hashes every term
+    for entry in entries:
+        finder = finders[text_lang(entry, lang)]
+        for term_id in finder.term_ids(question_text(entry.text[lang])):
+            uses[term_id].append(entry.slug)
+    return {term_id: tuple(slugs) for term_id, slugs in uses.items()}
+
+
+def text_lang(entry: Entry, lang: Lang) -> Lang:
+    """The language of the text a `lang` page shows: Chinese on English pages of an untranslated question."""
+    return lang if entry.translated else "zh"
+
+
+def tooltip(term: GlossaryTerm, lang: Lang) -> str:
+    """The tooltip text for a `lang` page: the term's names (this language first) and its definition."""
+    names = list(dict.fromkeys([term.names[lang], *(term.names[other] for other in LANGS if other != lang)]))
+    return f"{' · '.join(names)}{t('punct.colon', lang)}{term.definitions[lang]}"
+
+
+def question_text(q: Question) -> str:
+    """A question and its answer as one string, one line per block or item, for term search."""
+    parts = [q.text]
+    for block in q.blocks:
+        items = getattr(block, "items", None)
+        parts.extend(i.text for i in items) if items else parts.append(block.text)  # type: ignore[union-attr]
+    return "\n".join(parts)
+
+
+class TermFinder:
+    """Finds the spellings of glossary terms in text of one language: longest spelling first, whole ASCII words."""
+
+    def __init__(self, glossary: tuple[GlossaryTerm, ...], lang: Lang) -> None:
+        self.by_form: dict[str, GlossaryTerm] = {}
+        for term in glossary:
+            for form in term.forms[lang]:
+                self.by_form.setdefault(form.casefold(), term)
+        spellings = [
+            next(f for f in self.by_form[form].forms[lang] if f.casefold() == form)
+            for form in sorted(self.by_form, key=lambda f: (-len(f), f))
+        ]
+        # A use can only start at one of these characters (at a word start, for a spelling that
+        # starts with an ASCII letter or digit). One alternation of every spelling would be tried
+        # spelling by spelling at each such position; instead each character gets the spellings
+        # that can start with it, in the same order, and the search jumps from one to the next.
+        firsts = {c for form in self.by_form for c in (form[0], form[0].upper(), form[0].lower())}
+        # Each character's pattern is compiled on first use: most pages use few of them, and compiling
+        # all (hundreds of alternations) cost more than a small site's whole generation.
+        self._spellings: dict[str, list[str]] = {}
+        self._compiled: dict[str, re.Pattern[str]] = {}
+        self._ids: dict[str, frozenset[str]] = {}
+        start_of = {f: (f[0], _has_lower(f)) for f in spellings}
+        starts = set(start_of.values())
+        word_starts = []  # characters all of whose spellings must begin a word
+        for c in sorted(firsts):
+            can = {key for key in starts if _can_start(key, c)}
+            mine = [f for f in spellings if start_of[f] in can]
+            if mine:
+                self._spellings[c] = mine
+            if mine and all(_is_word_char(f[0]) for f in mine):
+                word_starts.append(c)
+        anywhere = [c for c in sorted(firsts) if c in self._spellings and c not in word_starts]
+        branches = [f"(?<![A-Za-z0-9])[{_chars(word_starts)}]"] if word_starts else []
+        branches += [f"[{_chars(anywhere)}]"] if anywhere else []
+        self.lead = re.compile(f"(?=[{_chars(firsts)}])(?:{'|'.join(branches)})") if branches else None
+
+    def finditer(self, text: str) -> Iterator[tuple[int, int, GlossaryTerm]]:
+        """(start, end, term) of every use, left to right, never overlapping."""
+        if self.lead is None:
+            return
+        pos = 0
+        while (lead := self.lead.search(text, pos)) is not None:
+            start = lead.start()
+            pattern = self._pattern(text[start])
+            found = pattern.match(text, start) if pattern is not None else None
+            if found is None:
+                pos = start + 1
+                continue
+            yield start, found.end(), self.by_form[found.group(0).casefold()]
+            pos = found.end()
+
+    def term_ids(self, text: str) -> frozenset[str]:
+        """The ids of the terms `text` uses. Remembered per text: the check for unused terms and both
+        languages' glossary pages ask about the same question texts (three searches of 5,000 answers)."""
+        found = self._ids.get(text)
+        if found is None:
+            found = self._ids[text] = frozenset(term.id for _, _, term in self.finditer(text))
+        return found
+
+    def remember(self, text: str, ids: frozenset[str]) -> None:
+        """Take `ids` as what `term_ids(text)` returns (found by an earlier build with the same glossary
+        and code, studysite/cache.py)."""
+        self._ids[text] = ids
+
+    def _pattern(self, char: str) -> re.Pattern[str] | None:
+        pattern = self._compiled.get(char)
+        if pattern is None and char in self._spellings:
+            pattern = self._compiled[char] = re.compile("|".join(map(_form_pattern, self._spellings[char])))
+        return pattern
+
+
+@functools.lru_cache(maxsize=16)
+def term_finder(glossary: tuple[GlossaryTerm, ...], lang: Lang) -> TermFinder:
+    """The (cached) finder for a glossary and a language: one compiled pattern serves every page."""
+    return TermFinder(glossary, lang)
+
+
+def _chars(chars: Iterable[str]) -> str:
+    return "".join(re.escape(c) for c in sorted(chars))
+
+
+def _is_word_char(char: str) -> bool:
+    """A spelling starting with one of these only matches at the start of a word (see `_form_pattern`)."""
+    return char.isascii() and char.isalnum()
+
+
+def _can_start(start: tuple[str, bool], char: str) -> bool:
+    """Whether a use of a spelling that starts with `start[0]` (and has lower-case letters: `start[1]`,
+    so `_form_pattern` matches it in any case) can begin with `char`, one of that letter's cases."""
+    first, any_case = start
+    return char == first or (any_case and (char.lower() == first.lower() or char.upper() == first.upper()))
+
+
+def _has_lower(form: str) -> bool:
+    return any(c.islower() for c in form)
+
+
+def _form_pattern(form: str) -> str:
+    # A spelling with lower-case letters matches in any case ("KV cache", "KV Cache"); an acronym
+    # (TP, SM, IB) only as written. ASCII letters or digits at either end must not continue a word.
+    body = re.escape(form)
+    if _has_lower(form):
+        body = f"(?i:{body})"
+    before = r"(?<![A-Za-z0-9])" if form[0].isascii() and form[0].isalnum() else ""
+    after = r"(?![A-Za-z0-9])" if form[-1].isascii() and form[-1].isalnum() else ""
+    return before + body + after
+
+
+_FIELDS: dict[str, type] = {
+    "id": str,
+    "zh": str,
+    "en": str,
+    "zh_def": str,
+    "en_def": str,
+    "zh_forms": list,
+    "en_forms": list,
+}
+_REQUIRED = {"id", "zh", "en", "zh_def", "en_def"}
+_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

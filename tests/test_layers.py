@@ -1,0 +1,97 @@
+"""The package's folders are its layers: a module imports from its own layer and the layers below, never above."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.unit
+
+PACKAGE = Path(__file__).resolve().parent.parent / "studysite"
+
+LAYERS = [
+    # Shared by every layer: the typed model, errors, interface strings, the one writer, forked side
+    # jobs, where the project's own files are, the generator's cache.
+    {"model", "errors", "i18n", "write", "parallel", "project", "cache"},
+    {"sources"},  # files -> typed model
+    {"enrich"},  # tags, slugs, links
+    {"pages"},  # renderers: (model, language) -> Markdown
+    {"build"},  # the pipeline: sources -> enrich -> pages -> write
+    {"site", "takeaway"},  # around MkDocs: plugin, English build, search, offline; Anki, CSV, PDF
+    {"cli", "translate_cli", "__main__"},  # command lines
+]
+"""Lowest first. A name is a top-level module or a subpackage of studysite/; one set is one layer."""
+
+
+def test_no_module_imports_from_a_higher_layer() -> None:
+    wrong = [
+        f"studysite.{module} ({_name(layer_of(module))}) imports studysite.{target} ({_name(layer_of(target))}), a higher layer"
+        for module, target in imports()
+        if -1 < layer_of(module) < layer_of(target)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_module_has_a_layer() -> None:
+    named = set().union(*LAYERS)
+    tops = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or _is_package(p)}
+    unplaced = sorted(tops - named - {"__init__"})
+    assert not unplaced, f"put each in a layer folder, or name it in LAYERS (tests/test_layers.py): {unplaced}"
+
+
+def layer_of(module: str) -> int:
+    """The rank of a module named `a.b.c` inside studysite (its first part names the layer); -1 if none
+    (test_every_module_has_a_layer reports it)."""
+    first = module.split(".")[0]
+    return next((rank for rank, names in enumerate(LAYERS) if first in names), -1)
+
+
+def imports() -> list[tuple[str, str]]:
+    """(importer, imported) for every import of a studysite module, late and TYPE_CHECKING ones included."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        module = ".".join(parts)
+        if module == "__init__":
+            continue
+        package = list(parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package[: len(package) - (node.level - 1)]
+                elif node.module and (node.module == "studysite" or node.module.startswith("studysite.")):
+                    base, node_module = [], node.module.removeprefix("studysite").lstrip(".")
+                    found += _targets(module, base, node_module, node.names)
+                    continue
+                else:
+                    continue
+                found += _targets(module, base, node.module or "", node.names)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("studysite."):
+                        found.append((module, alias.name.removeprefix("studysite.")))
+    return found
+
+
+def _targets(module: str, base: list[str], name: str, names: list[ast.alias]) -> list[tuple[str, str]]:
+    target = [*base, *name.split(".")] if name else base
+    if not target:  # `from . import x` at the top: each x is a module
+        return [(module, alias.name) for alias in names]
+    if _is_package(PACKAGE.joinpath(*target)):  # `from .sources import notes`: notes is a module
+        return [
+            (module, ".".join([*target, alias.name]))
+            if PACKAGE.joinpath(*target, alias.name + ".py").exists()
+            else (module, ".".join(target))
+            for alias in names
+        ]
+    return [(module, ".".join(target))]
+
+
+def _name(rank: int) -> str:
+    return "/".join(sorted(LAYERS[rank]))
+
+
+def _is_package(path: Path) -> bool:
+    return (path / "__init__.py").is_file()
