@@ -16,7 +16,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import parallel
-from .i18n import STRINGS
+from .bundles import page_scripts
+from .i18n import CATALOGUES, STRINGS
 
 log = logging.getLogger("mkdocs.hooks.studysite")
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,11 +49,17 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
             # relative to this page: up to this language's root, up to the site root, down again
             "href": "../" * page.url.count("/") + "../" * here["root"].count("/") + lang["root"] + page.url,
             "current": lang["lang"] == qa["lang"],
+            "root": lang["root"],
+            "og_locale": CATALOGUES[lang["lang"]]["locale.og"],
         }
         for lang in qa["languages"]
     ]
     # This language's UI strings (studysite/i18n.py) for theme overrides: {{ qa_t["nav.tags"] }}
     context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
+    # The scripts' strings for each kind of page, as JSON: main.html gives a page its kind's.
+    context["qa_script_strings"] = {
+        kind: CATALOGUES.script_strings(qa["lang"], here["root"], scripts) for kind, scripts in page_scripts().items()
+    }
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [
         {"name": a["name"], "lang": a["lang"], "link": a["absolute"]} for a in context["qa_alternates"]

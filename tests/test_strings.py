@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from studysite.bundles import SOURCES, page_scripts
 from studysite.errors import BuildError
-from studysite.i18n import FOLDER, STRINGS, load_catalogues, t
+from studysite.i18n import CATALOGUES, FOLDER, STRINGS, load_catalogues, t
 from studysite.model import LANGS
 
 pytestmark = pytest.mark.unit
@@ -49,6 +50,33 @@ def test_every_key_the_python_code_names_is_in_the_catalogues() -> None:
         named |= set(re.findall(r"""\bt\(\s*["']([\w.-]+)["']""", path.read_text(encoding="utf-8")))
     assert len(named) > 100
     assert sorted(named - STRINGS.keys()) == []
+
+
+def test_every_literal_key_a_script_asks_for_is_in_its_files_strings() -> None:
+    """A script gets its translator with S.strings("file") or QAStrings.scope("file"); each t("key") it
+    calls with a literal key must be `js.<file>.<key>` in the catalogues (computed keys are not seen)."""
+    checked = 0
+    for path in sorted(SOURCES.glob("*.js")):
+        src = path.read_text(encoding="utf-8")
+        scopes = re.findall(r"""(?:S\.strings|QAStrings\.scope|\bstrings)\(\s*"([\w-]+)"\s*\)""", src)
+        if not scopes:
+            continue
+        assert scopes == [path.stem], f"{path.name} reads another file's strings: {scopes}"
+        for key in re.findall(r"""\b(?:t|gradeText)\(\s*"([\w.-]+)"[,)]""", src):
+            assert f"js.{path.stem}.{key}" in STRINGS, f"{path.name}: t({key!r}) has no string"
+            checked += 1
+    assert checked > 150
+
+
+def test_a_page_carries_the_strings_of_the_scripts_it_runs_as_safe_json() -> None:
+    scripts = page_scripts()
+    assert "strings.js" in scripts["question"] and "offline.js" in scripts["question"]
+    carried = json.loads(CATALOGUES.script_strings("en", "en/", scripts["question"]))
+    assert carried["lang"] == "en" and carried["root"] == "en/" and carried["locale"] == "en"
+    assert carried["strings"]["study-quiz.show"] == STRINGS["js.study-quiz.show"]["en"]
+    assert not any(k.startswith("study-stats.") for k in carried["strings"])  # the stats page's script
+    every = json.loads(CATALOGUES.script_strings("zh", ""))
+    assert every["locale"] == "zh-CN" and len(every["strings"]) == sum(1 for k in STRINGS if k.startswith("js."))
 
 
 def test_the_json_cannot_end_its_script_element(tmp_path: Path) -> None:
