@@ -11,6 +11,7 @@ from pathlib import Path
 from . import links, notes, parallel, slugs, translations
 from .errors import Problems
 from .glossary import load_glossary, warn_unused
+from .i18n import catalogues
 from .inputs import scan_banks
 from .model import (
     LANGS,
@@ -113,6 +114,7 @@ def generate(
     is written. docs/ and the locks change together or not at all: each new lock is written (and
     synced) beside the old one before docs/ is swapped, and renamed over it right after.
     """
+    catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
     problems = Problems()
     sources = load_sources(banks_dir, problems)
     problems.raise_if_any(strict=strict)

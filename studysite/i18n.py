@@ -7,10 +7,11 @@ page_context), the 404 page and the scripts through `Catalogues`. Add a key to e
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,9 +198,33 @@ def _strings(catalogues: Catalogues) -> dict[str, LangTexts]:
     return out
 
 
+@functools.cache
+def catalogues() -> Catalogues:
+    """Every language's catalogue, read and checked once, on first use (generate() asks first, so that
+    their problems are reported as the build's)."""
+    return load_catalogues()
+
+
+class _Strings(Mapping[str, LangTexts]):
+    """STRINGS: read on first use, not on import (a catalogue's problem is then a build error, not an
+    import's traceback)."""
+
+    def __getitem__(self, key: str) -> LangTexts:
+        return _by_key()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_by_key())
+
+    def __len__(self) -> int:
+        return len(_by_key())
+
+
+@functools.cache
+def _by_key() -> dict[str, LangTexts]:
+    return _strings(catalogues())
+
+
 _KEY = re.compile(r"[A-Za-z0-9_.-]+")
 
-CATALOGUES = load_catalogues()
-"""Every language's catalogue, read once when the package is imported."""
-STRINGS: dict[str, LangTexts] = _strings(CATALOGUES)
+STRINGS: Mapping[str, LangTexts] = _Strings()
 """Every key's text by language: `STRINGS["home.title"]["en"]`."""

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from . import parallel
 from .bundles import page_scripts
-from .i18n import CATALOGUES, STRINGS
+from .i18n import STRINGS, catalogues
 
 log = logging.getLogger("mkdocs.hooks.studysite")
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
             "href": "../" * page.url.count("/") + "../" * here["root"].count("/") + lang["root"] + page.url,
             "current": lang["lang"] == qa["lang"],
             "root": lang["root"],
-            "og_locale": CATALOGUES[lang["lang"]]["locale.og"],
+            "og_locale": catalogues()[lang["lang"]]["locale.og"],
         }
         for lang in qa["languages"]
     ]
@@ -58,7 +58,7 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
     context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
     # The scripts' strings for each kind of page, as JSON: main.html gives a page its kind's.
     context["qa_script_strings"] = {
-        kind: CATALOGUES.script_strings(qa["lang"], here["root"], scripts) for kind, scripts in page_scripts().items()
+        kind: catalogues().script_strings(qa["lang"], here["root"], scripts) for kind, scripts in page_scripts().items()
     }
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [

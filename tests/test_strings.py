@@ -13,7 +13,7 @@ import yaml
 
 from studysite.bundles import SOURCES, page_scripts
 from studysite.errors import BuildError
-from studysite.i18n import CATALOGUES, FOLDER, STRINGS, load_catalogues, t
+from studysite.i18n import FOLDER, STRINGS, catalogues, load_catalogues, t
 from studysite.model import LANGS
 
 pytestmark = pytest.mark.unit
@@ -71,11 +71,11 @@ def test_every_literal_key_a_script_asks_for_is_in_its_files_strings() -> None:
 def test_a_page_carries_the_strings_of_the_scripts_it_runs_as_safe_json() -> None:
     scripts = page_scripts()
     assert "strings.js" in scripts["question"] and "offline.js" in scripts["question"]
-    carried = json.loads(CATALOGUES.script_strings("en", "en/", scripts["question"]))
+    carried = json.loads(catalogues().script_strings("en", "en/", scripts["question"]))
     assert carried["lang"] == "en" and carried["root"] == "en/" and carried["locale"] == "en"
     assert carried["strings"]["study-quiz.show"] == STRINGS["js.study-quiz.show"]["en"]
     assert not any(k.startswith("study-stats.") for k in carried["strings"])  # the stats page's script
-    every = json.loads(CATALOGUES.script_strings("zh", ""))
+    every = json.loads(catalogues().script_strings("zh", ""))
     assert every["locale"] == "zh-CN" and len(every["strings"]) == sum(1 for k in STRINGS if k.startswith("js."))
 
 
