@@ -88,6 +88,13 @@ def load_catalogues(folder: Path = FOLDER, langs: Iterable[Lang] = LANGS) -> Cat
     return Catalogues(found)
 
 
+@functools.cache
+def catalogues() -> Catalogues:
+    """Every language's catalogue, read and checked once, on first use (generate() asks first, so that
+    their problems are reported as the build's)."""
+    return load_catalogues()
+
+
 def t(key: str, lang: Lang, **values: object) -> str:
     """The string `key` in `lang`, with `{name}` placeholders filled."""
     return STRINGS[key][lang].format(**values)
@@ -111,6 +118,9 @@ def _read(path: Path, lang: Lang, problems: Problems) -> Catalogue | None:
     if not isinstance(doc.value, dict):
         problems.error(path, doc.line, "a catalogue is a mapping of `key: text` lines")
         return None
+    for key in _REQUIRED:
+        if key not in doc.value:
+            problems.error(path, 1, f"`{key}` is missing: {_REQUIRED[key]}")
     texts: dict[str, str] = {}
     lines: dict[str, int] = {}
     for key, item in doc.value.items():
@@ -198,13 +208,6 @@ def _strings(catalogues: Catalogues) -> dict[str, LangTexts]:
     return out
 
 
-@functools.cache
-def catalogues() -> Catalogues:
-    """Every language's catalogue, read and checked once, on first use (generate() asks first, so that
-    their problems are reported as the build's)."""
-    return load_catalogues()
-
-
 class _Strings(Mapping[str, LangTexts]):
     """STRINGS: read on first use, not on import (a catalogue's problem is then a build error, not an
     import's traceback)."""
@@ -225,6 +228,10 @@ def _by_key() -> dict[str, LangTexts]:
 
 
 _KEY = re.compile(r"[A-Za-z0-9_.-]+")
+_REQUIRED = {
+    "locale": "the language's locale for dates and numbers in the scripts, e.g. `locale: zh-CN`",
+    "locale.og": "the language's Open Graph locale, e.g. `locale.og: zh_CN`",
+}
 
 STRINGS: Mapping[str, LangTexts] = _Strings()
 """Every key's text by language: `STRINGS["home.title"]["en"]`."""

@@ -122,6 +122,8 @@ def test_malformed_catalogues_name_the_line(tmp_path: Path) -> None:
     message = _errors(tmp_path, {"zh": "a: '{n!r} 个'\nb: '{ 个'\n", "en": "a: '{n}'\nb: x\n"})
     assert re.search(r"zh\.yml:1: `a`: placeholder \{n\} must be a plain \{name\}", message), message
     assert re.search(r"zh\.yml:2: `b`: .*brace", message), message
+    message = _errors(tmp_path, {"zh": "locale.og: zh_CN\n", "en": "locale.og: en_US\n"})
+    assert re.search(r"zh\.yml:1: `locale` is missing", message), message
     message = _errors(tmp_path, {"zh": "- a\n", "en": "a: one\n"})
     assert re.search(r"zh\.yml:1: a catalogue is a mapping", message), message
     message = _errors(tmp_path, {"zh": "a: 一\na: 二\n", "en": "a: one\n"})
