@@ -15,6 +15,7 @@ from .enrich import links, slugs
 from .enrich.slugwords import glossary_terms
 from .enrich.tags import assign_tags, load_taxonomy
 from .errors import Problems
+from .i18n import catalogues
 from .model import (
     LANGS,
     Bank,
@@ -122,6 +123,7 @@ def generate(
     `use_cache`: take parsed banks, enrichment and pages from the cache beside docs/ where their
     inputs are unchanged (studysite/cache.py; the output is the same without it).
     """
+    catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
     problems = Problems()
     memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
     known = cache.Digests()
@@ -361,7 +363,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     same results, each stage's work unchanged, about half the wait. Tags, inline links and related
     questions that `memo` holds for the same inputs are taken from it. (Not each question's terms:
     reading them from the cache took about as long as finding them.) The questions' digests go into
-    `known`, for the page keys (studysite/render.py).
+    `known`, for the page keys (studysite/pages/render.py).
     """
     candidates = [
         # Only a translation tied by position names new questions in English; a keyed one names the slug.

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from studysite.i18n import STRINGS
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS
 
 QUESTIONS = [
@@ -64,6 +65,30 @@ def test_english_pages_show_no_chinese_ui_text(browser: object, seed_url: str, p
     )
     found = CJK.findall(text)
     assert not found, f"Chinese text on /en/{path}: {''.join(found)[:80]}"
+    page.close()
+
+
+# One page of every kind (overrides/main.html: home, question, review, mock, glossary, stats) and the 404 page.
+KINDS = ["", QUESTIONS[0], "study/review/", "study/mock/", "glossary/", "study/stats/", "404.html"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scripts_show_their_strings_not_their_keys(browser: object, seed_url: str, lang: str) -> None:
+    """Each kind of page gives its scripts the strings of its language (studysite/strings/<lang>.yml): one
+    a page lacked would show as its key (`study-quiz.show`), in the text or in a label or tooltip."""
+    files = sorted({k.split(".")[1] for k in STRINGS if k.startswith("js.")})
+    key = re.compile(rf"(?<![\w/.-])(?:{'|'.join(map(re.escape, files))}|study-[a-z-]+)\.[A-Za-z]\w*")
+    page = browser.new_page()  # type: ignore[attr-defined]
+    for path in KINDS:
+        page.goto(seed_url + ("en/" if lang == "en" else "") + path)
+        page.wait_for_load_state("networkidle")
+        page.keyboard.press("/")  # the search box's own strings
+        shown = page.evaluate(
+            """() => [document.body.innerText, ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')]
+                .map((el) => [el.title, el.getAttribute('aria-label'), el.placeholder].join(' '))].join(' ')"""
+        )
+        assert key.findall(shown) == [], f"/{lang}/{path}"
+        assert page.evaluate("[QAStrings.lang, QAStrings.locale]") == [lang, STRINGS["locale"][lang]], path
     page.close()
 
 

@@ -12,10 +12,10 @@ pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parent.parent / "studysite"
 
 LAYERS = [
-    # Shared by every layer: the typed model, errors, interface strings, the one writer, forked side
+    # Shared by every layer: the typed model, errors, the one writer, forked side
     # jobs, where the project's own files are, the generator's cache.
-    {"model", "errors", "i18n", "write", "parallel", "project", "cache"},
-    {"sources"},  # files -> typed model
+    {"model", "errors", "write", "parallel", "project", "cache"},
+    {"sources", "i18n"},  # files -> typed model; the interface strings are files too (studysite/strings/)
     {"enrich"},  # tags, slugs, links
     {"pages"},  # renderers: (model, language) -> Markdown
     {"build"},  # the pipeline: sources -> enrich -> pages -> write

@@ -8,6 +8,7 @@ imports bundles them in order without rewriting them as modules.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -26,6 +27,8 @@ SOURCES = ROOT / "overrides" / "assets" / "qa"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 OUT = "assets/qa"
 """Where the bundles go, below each language's site folder."""
+EVERY_PAGE = ("offline.js",)
+"""Scripts every page loads besides its bundle (overrides/main.html)."""
 ALONE = "alone"
 """The key of bundles.yml that lists files published on their own too (not a kind of page)."""
 
@@ -62,6 +65,14 @@ def load_bundles(spec: Path = SPEC) -> list[Bundle]:
 def load_alone(spec: Path = SPEC) -> tuple[str, ...]:
     """The files also published on their own (bundles.yml `alone`), for pages that load them on demand."""
     return tuple(yaml.safe_load(spec.read_text(encoding="utf-8")).get(ALONE, ()))
+
+
+@functools.cache
+def page_scripts() -> dict[str, tuple[str, ...]]:
+    """The scripts a page of each kind may run: its bundle's, those it may load on demand (`alone`) and
+    offline.js, which overrides/main.html adds to every page. The page carries their strings."""
+    alone = tuple(name for name in load_alone() if name.endswith(".js"))
+    return {b.kind: (*b.js, *alone, *EVERY_PAGE) for b in load_bundles() if b.js}
 
 
 def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) -> list[str]:

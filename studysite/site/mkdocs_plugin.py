@@ -27,6 +27,7 @@ from mkdocs.plugins import BasePlugin
 
 from ..build import generate
 from ..errors import BuildError, os_error
+from ..i18n import catalogues
 from . import site_finish, tag_order
 from .bank_watch import inputs_fingerprint, watch_banks
 from .bundles import write_bundles
@@ -113,6 +114,8 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
     def on_template_context(self, context: Any, /, *, template_name: str, config: MkDocsConfig) -> Any:
         # The root 404 page answers for every language (GitHub Pages serves it for /en/... too).
         context["qa_site_names"] = site_finish.STRINGS["home.title"]
+        # ... and every language's catalogue: MkDocs renders it before any page, without a page context.
+        context["qa_strings"] = catalogues()
         return context
 
     def on_page_context(self, context: Any, /, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:

@@ -18,8 +18,9 @@ from xml.sax.saxutils import escape
 from mkdocs.exceptions import PluginError
 
 from .. import parallel
-from ..i18n import STRINGS
+from ..i18n import STRINGS, catalogues
 from ..project import ROOT
+from .bundles import page_scripts
 
 log = logging.getLogger("mkdocs.plugins.studysite")
 _STARTED = time.perf_counter()
@@ -50,11 +51,17 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
             # relative to this page: up to this language's root, up to the site root, down again
             "href": "../" * page.url.count("/") + "../" * here["root"].count("/") + lang["root"] + page.url,
             "current": lang["lang"] == qa["lang"],
+            "root": lang["root"],
+            "og_locale": catalogues()[lang["lang"]]["locale.og"],
         }
         for lang in qa["languages"]
     ]
     # This language's UI strings (studysite/i18n.py) for theme overrides: {{ qa_t["nav.tags"] }}
     context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
+    # The scripts' strings for each kind of page, as JSON: main.html gives a page its kind's.
+    context["qa_script_strings"] = {
+        kind: catalogues().script_strings(qa["lang"], here["root"], scripts) for kind, scripts in page_scripts().items()
+    }
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [
         {"name": a["name"], "lang": a["lang"], "link": a["absolute"]} for a in context["qa_alternates"]

@@ -29,12 +29,8 @@
   var CHECK_MS = 60 * 60 * 1000;
   var PENDING = "qa-offline:pending";
   var PENDING_MAX = 400;
-  var STRINGS = {
-    zh: { text: "本站有新版本。", reload: "重新加载", dismiss: "关闭提示" },
-    en: { text: "A new version of this site is available.", reload: "Reload", dismiss: "Dismiss" },
-  };
-  var lang = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
-  var t = STRINGS[lang] || STRINGS.en;
+  // strings.js (in the page's bundle, which runs first) holds the page language's strings
+  var t = window.QAStrings ? QAStrings.scope("offline") : String;
   var sw = navigator.serviceWorker;
   // A first worker also takes over the page: that is no new version.
   var controlled = !!sw.controller;
@@ -264,19 +260,19 @@
     bar.className = "qa-update";
     bar.setAttribute("role", "status");
     var text = document.createElement("span");
-    text.textContent = t.text;
+    text.textContent = t("text");
     var reload = document.createElement("button");
     reload.type = "button";
     reload.className = "qa-update__reload";
-    reload.textContent = t.reload;
+    reload.textContent = t("reload");
     reload.addEventListener("click", function () {
       location.reload();
     });
     var dismiss = document.createElement("button");
     dismiss.type = "button";
     dismiss.className = "qa-update__dismiss";
-    dismiss.setAttribute("aria-label", t.dismiss);
-    dismiss.title = t.dismiss;
+    dismiss.setAttribute("aria-label", t("dismiss"));
+    dismiss.title = t("dismiss");
     dismiss.textContent = "×";
     dismiss.addEventListener("click", function () {
       bar.remove();

@@ -5,23 +5,7 @@
 (function () {
   "use strict";
   var S = window.QAStudy;
-  var lang = S ? S.lang : /^en\b/i.test(document.documentElement.lang || "") ? "en" : "zh";
-  var t = {
-    zh: {
-      tooBig: "最多 {max}。",
-      tooSmall: "至少 {min}。",
-      notNumber: "请输入一个整数。",
-      offline: "现在连不上网站，下载需要网络：联网后再点一次。（离线副本只保存页面，不保存下载文件。）",
-    },
-    en: {
-      tooBig: "At most {max}.",
-      tooSmall: "At least {min}.",
-      notNumber: "Enter a whole number.",
-      offline:
-        "The site cannot be reached right now, and downloads need the network: click again once you are " +
-        "online. (The offline copy keeps the pages, not the download files.)",
-    },
-  }[lang];
+  var t = QAStrings.scope("reader");
 
   // The home page's "random question": the header's dice does the same (study-random.js).
   [].forEach.call(document.querySelectorAll("[data-qa-random]"), function (button) {
@@ -119,7 +103,7 @@
           note.setAttribute("role", "alert");
           block.appendChild(note);
         }
-        note.textContent = t.offline;
+        note.textContent = t("offline");
       });
   });
 
@@ -131,11 +115,11 @@
       if (!field || field.type !== "number") return;
       var v = field.validity;
       var message = v.rangeOverflow
-        ? t.tooBig.replace("{max}", field.max)
+        ? t("tooBig", { max: field.max })
         : v.rangeUnderflow
-          ? t.tooSmall.replace("{min}", field.min)
+          ? t("tooSmall", { min: field.min })
           : v.badInput || v.stepMismatch
-            ? t.notNumber
+            ? t("notNumber")
             : "";
       if (message) field.setCustomValidity(message);
     },

@@ -15,32 +15,8 @@
   var resultBox = box.querySelector(".md-search-result");
   var scroller = box.querySelector(".md-search__scrollwrap");
 
-  var STRINGS = {
-    zh: {
-      placeholder: "键入以开始搜索",
-      loading: "正在加载搜索索引…",
-      none: "没有找到与“#”相关的内容",
-      one: "找到 1 条结果",
-      other: "找到 # 条结果",
-      closest: "本站相近的术语：",
-      glossary: "术语表",
-      error: "搜索加载失败，请检查网络后重试",
-      file: "搜索需要通过 HTTP 访问本站，直接打开的文件不能搜索",
-    },
-    en: {
-      placeholder: "Type to start searching",
-      loading: "Loading the search index…",
-      none: "Nothing found for “#”",
-      one: "1 result",
-      other: "# results",
-      closest: "Close terms on this site:",
-      glossary: "Glossary",
-      error: "Search could not load: check your connection and try again",
-      file: "Search needs the site served over HTTP; it does not work in a file opened directly",
-    },
-  };
-  var lang = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
-  var t = STRINGS[lang] || STRINGS.en;
+  var lang = QAStrings.lang;
+  var t = QAStrings.scope("search");
   // Pagefind's ranking options (empty: its defaults). Measured with scripts/search_eval.py on 1,000
   // questions (200 queries): title weight 1 to 20, termFrequency 0.5, pageLength 0.25, termSaturation
   // 0.8 to 2 and termSimilarity 0.5 moved the right-page-first rate by 0.04 at most without the two
@@ -121,7 +97,7 @@
   }
 
   function count(n) {
-    return n === 1 ? t.one : t.other.replace("#", String(n));
+    return n === 1 ? t("one") : t("other", { n: n });
   }
 
   // A download the reader asked the offline worker for (overrides/sw.js) starts no new file for a few
@@ -148,7 +124,7 @@
     pending = []; // the shown list's remaining results: not to be appended under this query
     if (!q) {
       list.textContent = "";
-      status(t.placeholder);
+      status(t("placeholder"));
       busy(false);
       return;
     }
@@ -160,11 +136,11 @@
     edited = now;
     if (location.protocol === "file:") {
       busy(false);
-      return status(t.file);
+      return status(t("file"));
     }
     quietWorker();
     var cold = !ready; // typed while Pagefind loads: search as soon as it is there
-    if (cold) status(t.loading);
+    if (cold) status(t("loading"));
     load()
       .then(function (pagefind) {
         if (mine !== generation) return null; // typed on while Pagefind loaded
@@ -191,7 +167,7 @@
           return query(true);
         }
         asked = null;
-        status(t.error);
+        status(t("error"));
         busy(false);
       });
   }
@@ -266,7 +242,7 @@
           reset();
           return query(true);
         }
-        if (!list.querySelector(".md-search-result__link")) status(t.none.replace("#", q));
+        if (!list.querySelector(".md-search-result__link")) status(t("none", { q: q }));
         return closest(q).then(function (near) {
           if (mine === generation && near.length) list.insertBefore(offers(near), list.firstChild);
         });
@@ -308,7 +284,7 @@
       pages.forEach(function (page) {
         if (page) n += entries(page, q) - 1;
       });
-      status(n ? count(n) : t.none.replace("#", q));
+      status(n ? count(n) : t("none", { q: q }));
       for (; shown < upto; shown++) list.appendChild(item(pages[order[shown]], q));
     }
 
@@ -438,7 +414,7 @@
     var out = document.createDocumentFragment();
     terms(page, q).forEach(function (sub) {
       var node = entry(sub.url, sub.title, teaser(page, marks, sub.anchor.id), marks);
-      node.querySelector("h1").prepend(el("span", "qa-search-kind", t.glossary));
+      node.querySelector("h1").prepend(el("span", "qa-search-kind", t("glossary")));
       out.appendChild(node);
     });
     return out;
@@ -529,7 +505,7 @@
   /* Nothing found: the site's terms closest to the query, each a button that searches it. */
   function offers(near) {
     var li = el("li", "md-search-result__item qa-search-closest");
-    li.appendChild(el("span", "", t.closest));
+    li.appendChild(el("span", "", t("closest")));
     near.forEach(function (term) {
       var button = el("button", "qa-search-term", term);
       button.type = "button";
@@ -818,7 +794,7 @@
     }
   }
 
-  status(t.placeholder);
+  status(t("placeholder"));
   input.addEventListener("focus", function () {
     if (location.protocol !== "file:") {
       quietWorker();

@@ -1,8 +1,9 @@
-/* Study mode, shared basics: page language, URLs under the site's base, UI strings, the question data, grade buttons. */
+/* Study mode, shared basics: page language, URLs under the site's base, UI strings (strings.js), the question data,
+   grade buttons. */
 (function () {
   "use strict";
 
-  var lang = /^en\b/i.test(document.documentElement.lang || "") ? "en" : "zh";
+  var lang = QAStrings.lang;
   var config = {};
   try {
     config = JSON.parse(document.getElementById("__config").textContent);
@@ -11,21 +12,13 @@
   }
   // Material's base is a relative path from this page to its language root ("." or "../..").
   var langRoot = new URL(String(config.base || ".").replace(/\/?$/, "/"), location.href);
-  // The English site is built one folder below the Chinese one (mkdocs.en.yml: site_dir site/en),
-  // so both languages share one origin and one set of marks.
-  var siteRoot = lang === "en" ? new URL("../", langRoot) : langRoot;
+  // Each language is built in its folder below the site root (mkdocs.yml `extra.qa.languages`: root),
+  // so every language shares one origin and one set of marks.
+  var siteRoot = new URL("../".repeat(QAStrings.root.split("/").length - 1) || "./", langRoot);
   var dataPromise = null;
 
-  /** Translator for a module's {zh: {...}, en: {...}} dictionary: t("key", {n: 3}). */
-  function strings(dict) {
-    var table = dict[lang] || dict.zh;
-    return function (key, values) {
-      var text = Object.hasOwn(table, key) ? table[key] : key;
-      return String(text).replace(/\{(\w+)\}/g, function (all, name) {
-        return values && name in values ? values[name] : all;
-      });
-    };
-  }
+  /** A module's translator, for the `js.<file>.` strings of the catalogues: strings(file)(key, {n: 3}). */
+  var strings = QAStrings.scope;
 
   /** An absolute URL for a path relative to the language root ("ai-infra-3/slug/"). */
   function url(path) {
@@ -120,40 +113,7 @@
     return loading[path];
   }
 
-  var gradeText = strings({
-    zh: {
-      g1: "重来",
-      g2: "困难",
-      g3: "良好",
-      g4: "简单",
-      d1: "完全没想起来",
-      d2: "想起来了，但很吃力",
-      d3: "想起来了",
-      d4: "毫不费力",
-      min: "{n} 分钟",
-      hour: "{n} 小时",
-      day: "{n} 天",
-      month: "{n} 个月",
-      year: "{n} 年",
-      now: "不到 1 分钟",
-    },
-    en: {
-      g1: "Again",
-      g2: "Hard",
-      g3: "Good",
-      g4: "Easy",
-      d1: "did not recall it",
-      d2: "recalled it, with effort",
-      d3: "recalled it",
-      d4: "recalled it at once",
-      min: "{n} min",
-      hour: "{n} h",
-      day: "{n} d",
-      month: "{n} mo",
-      year: "{n} y",
-      now: "< 1 min",
-    },
-  });
+  var gradeText = strings("study-core");
 
   /** A time span as Anki shows it on a grade button: "10 min", "3 d", "2 mo", "1.5 y". */
   function interval(ms) {
@@ -253,6 +213,7 @@
   window.QAStudy = window.QAStudy || {};
   Object.assign(window.QAStudy, {
     lang: lang,
+    locale: QAStrings.locale,
     langRoot: langRoot.href,
     siteRoot: siteRoot.href,
     strings: strings,

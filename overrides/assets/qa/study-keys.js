@@ -2,34 +2,7 @@
 (function () {
   "use strict";
   var S = window.QAStudy;
-  var t = S.strings({
-    zh: {
-      title: "键盘快捷键",
-      page: "本页",
-      site: "全站",
-      theme: "主题自带",
-      search: "搜索",
-      pages: "上一页 / 下一页（按目录顺序）",
-      questions: "上一题 / 下一题（本题库内）",
-      help: "显示 / 关闭本帮助",
-      close: "关闭",
-      note: "在搜索框或其他输入框中打字时，这些快捷键不起作用。",
-      or: "或",
-    },
-    en: {
-      title: "Keyboard shortcuts",
-      page: "On this page",
-      site: "Everywhere",
-      theme: "Built into the theme",
-      search: "Search",
-      pages: "Previous / next page (in menu order)",
-      questions: "Previous / next question in this bank",
-      help: "Show / close this help",
-      close: "Close",
-      note: "Shortcuts do nothing while you type in the search box or any other text field.",
-      or: "or",
-    },
-  });
+  var t = S.strings("study-keys");
   // Material's own keys (search: f, s, /; pages: n, p, comma, period) stay Material's.
   var THEIRS = { f: 1, s: 1, "/": 1, n: 1, p: 1, ",": 1, ".": 1 };
   var bindings = [];

@@ -9,104 +9,7 @@
   var TARGET_SECONDS = 180; // a typical interview answer; the clock turns amber after it
   var GRADES = ["know", "partly", "dont"];
   var FSRS_GRADE = { know: 3, partly: 2, dont: 1 }; // each self-grade is a review: Good, Hard, Again
-  var t = S.strings({
-    zh: {
-      setup: "设置",
-      tags: "标签（不选 = 全部标签）",
-      scope: "范围",
-      scopeAll: "全部题目",
-      scopeOpen: "还没学会的（新题或还在学习中）",
-      scopeReview: "只考今天到期的",
-      count: "题数",
-      available: "可抽 {n} 题",
-      none: "没有符合条件的题目：换几个标签或范围试试。",
-      start: "开始面试",
-      last: "上次模拟面试（{date}）：{n} 题，会 {know} 题。",
-      showLast: "查看总结",
-      progress: "第 {i} / {n} 题",
-      timer: "本题用时",
-      total: "总用时 {time}",
-      end: "结束面试",
-      think: "先自己回答（最好说出声），想好后再看答案。",
-      reveal: "显示答案",
-      loading: "正在加载答案…",
-      failed: "答案没能加载。",
-      open: "打开题目页面",
-      grade: "自评",
-      know: "会",
-      partly: "部分会",
-      dont: "不会",
-      summary: "面试总结",
-      summaryLine: "{n} 题 · 用时 {time} · 会 {know} · 部分会 {partly} · 不会 {dont}",
-      summaryLineOne: "{n} 题 · 用时 {time} · 会 {know} · 部分会 {partly} · 不会 {dont}",
-      byTag: "按标签",
-      tag: "标签",
-      weak: "薄弱",
-      weakSpots: "薄弱点",
-      noWeak: "没有薄弱点：每道题都答上来了。",
-      allQuestions: "全部题目",
-      other: "其他",
-      fed: "每次自评都已记入复习记录：会 = 良好（{know} 道），部分会 = 困难（{partly} 道），不会 = 重来（{dont} 道）。",
-      resumeTitle: "有一次模拟面试还没做完",
-      resumeLine: "{n} 题，已答 {done} 题（开始于 {date}）。",
-      resume: "继续面试",
-      discard: "放弃这次面试",
-      retry: "重练薄弱题（{n}）",
-      again: "再来一次",
-      keyReveal: "显示答案",
-      keyKnow: "自评：会",
-      keyPartly: "自评：部分会",
-      keyDont: "自评：不会",
-    },
-    en: {
-      setup: "Set up",
-      tags: "Topics (none picked = all topics)",
-      scope: "Questions",
-      scopeAll: "All questions",
-      scopeOpen: "Not learned yet (new or still learning)",
-      scopeReview: "Only those due today",
-      count: "Number of questions",
-      available: "{n} available",
-      none: "No question matches: try other topics or questions.",
-      start: "Start the interview",
-      last: "Last mock interview ({date}): {n} question(s), {know} known.",
-      showLast: "Show the summary",
-      progress: "Question {i} of {n}",
-      timer: "Time on this question",
-      total: "Total {time}",
-      end: "End the interview",
-      think: "Answer it yourself first (out loud is best), then reveal the answer.",
-      reveal: "Show answer",
-      loading: "Loading the answer…",
-      failed: "The answer did not load.",
-      open: "Open the question's page",
-      grade: "Grade yourself",
-      know: "Know it",
-      partly: "Partly",
-      dont: "Don't know",
-      summary: "Interview summary",
-      summaryLine: "{n} questions · {time} · know it {know} · partly {partly} · don't know {dont}",
-      summaryLineOne: "{n} question · {time} · know it {know} · partly {partly} · don't know {dont}",
-      byTag: "By topic",
-      tag: "Topic",
-      weak: "weak spot",
-      weakSpots: "Weak spots",
-      noWeak: "No weak spots: you answered every question.",
-      allQuestions: "Every question",
-      other: "Other",
-      fed: "Each grade went into your reviews: know it = Good ({know}), partly = Hard ({partly}), don't know = Again ({dont}).",
-      resumeTitle: "A mock interview is still in progress",
-      resumeLine: "{n} questions, {done} answered (started {date}).",
-      resume: "Resume the interview",
-      discard: "Discard it",
-      retry: "Practise the weak ones ({n})",
-      again: "New interview",
-      keyReveal: "Show the answer",
-      keyKnow: "Grade: know it",
-      keyPartly: "Grade: partly",
-      keyDont: "Grade: don't know",
-    },
-  });
+  var t = S.strings("study-mock");
   var data = null;
   var run = null; // the interview in progress: {questions, i, items, started, shownAt, revealed, answers}
   var ticker = null;
@@ -239,7 +142,7 @@
       var know = last.items.filter(function (item) {
         return item.grade === "know";
       }).length;
-      var date = new Date(last.time).toLocaleDateString(S.lang === "en" ? "en" : "zh-CN");
+      var date = new Date(last.time).toLocaleDateString(S.locale);
       view.appendChild(
         el("p", { class: "qa-mock__last" }, [
           t("last", { date: date, n: last.items.length, know: know }),
@@ -259,7 +162,7 @@
   }
 
   function resumeBox(saved) {
-    var date = new Date(saved.started).toLocaleString(S.lang === "en" ? "en" : "zh-CN");
+    var date = new Date(saved.started).toLocaleString(S.locale);
     return el("div", { class: "qa-resume", role: "region", "aria-label": t("resumeTitle") }, [
       el("p", { class: "qa-resume__title", text: t("resumeTitle") }),
       el("p", { text: t("resumeLine", { n: saved.slugs.length, done: saved.items.length, date: date }) }),

@@ -7,58 +7,7 @@
   var article = document.querySelector(".md-content article") || document.body;
   var panels = document.querySelectorAll("[data-qa-progress]");
   if (!panels.length) return;
-  var t = S.strings({
-    zh: {
-      known: "已学会 {learned} / {total}",
-      dueN: "今天到期 {n}",
-      changed: "有改动 {n}",
-      filter: "筛选题目",
-      all: "全部",
-      due: "今天到期",
-      new: "新题",
-      learned: "已学会",
-      empty: "没有符合条件的题目。",
-      badgeLearned: "已学会",
-      badgeDue: "今天到期",
-      badgeSuspended: "已暂停",
-      badgeChanged: "复习后有改动",
-      showDue: "显示今天到期的题（{n}）",
-      hideDue: "收起今天到期的题",
-      noDue: "今天没有到期的题。",
-      start: "在题目页面或“今日复习”中评分后，这里会显示你的进度。",
-      overall: "全部题目",
-      quiz: "测验模式（答案先隐藏）",
-      today: "今天有 {due} 道题到期，另可学 {fresh} 道新题。",
-      todayNone: "今天没有到期的题；可以学 {fresh} 道新题。",
-      todayDone: "今天的复习都做完了。",
-      start_n: "开始复习（{n}）",
-    },
-    en: {
-      known: "{learned} / {total} learned",
-      dueN: "{n} due today",
-      changed: "{n} changed",
-      filter: "Filter questions",
-      all: "All",
-      due: "Due today",
-      new: "New",
-      learned: "Learned",
-      empty: "No question matches.",
-      badgeLearned: "Learned",
-      badgeDue: "Due today",
-      badgeSuspended: "Suspended",
-      badgeChanged: "changed since your last review",
-      showDue: "Show the questions due today ({n})",
-      hideDue: "Hide the questions due today",
-      noDue: "Nothing is due today.",
-      start: "Grade questions on their pages or in “Review today” and your progress shows here.",
-      overall: "All questions",
-      quiz: "Quiz mode (answers start hidden)",
-      today: "{due} due today, and {fresh} new ones to learn.",
-      todayNone: "Nothing is due today; {fresh} new ones to learn.",
-      todayDone: "You are done for today.",
-      start_n: "Start the review ({n})",
-    },
-  });
+  var t = S.strings("study-progress");
   var FILTERS = ["all", "due", "new", "learned"];
 
   /** A link's place on the site: path relative to the language root plus its decoded anchor. */

@@ -8,84 +8,7 @@
   var HIDDEN = "qa-answer-hidden"; // on <html>; overrides/main.html sets it early when quiz mode is on
   var slug = answer.getAttribute("data-qa-slug");
   var hash = answer.getAttribute("data-qa-hash");
-  var t = S.strings({
-    zh: {
-      tools: "自测",
-      show: "显示答案",
-      hide: "隐藏答案",
-      quiz: "测验模式",
-      quizHint: "打开后，每道题的答案都先隐藏，直到你点开",
-      keys: "键盘快捷键",
-      cover: "答案已隐藏。先自己回答，再显示答案。",
-      ask: "想起来了吗？",
-      graded: "已记为“{grade}”：{when}后再复习。",
-      gradedNoWhen: "已记为“{grade}”。",
-      undone: "已撤销。",
-      undo: "撤销",
-      next: "下一题 →",
-      changed: "复习后有改动",
-      changedLong: "你上次复习之后，这道题的内容改过了：请重新看一遍答案，再评一次。",
-      pillNew: "新题",
-      pillDue: "今天该复习",
-      pillLater: "{when}后复习",
-      pillSuspended: "已暂停复习",
-      lastOn: "上次复习：{date}",
-      suspend: "暂停复习",
-      resume: "恢复复习",
-      suspendHint: "暂停后，这道题不再出现在每日复习中，直到你恢复",
-      suspended: "已暂停：这道题不会出现在每日复习中。",
-      resumed: "已恢复复习。",
-      note: "我的笔记",
-      noteHint: "笔记只保存在这个浏览器里，随进度文件导出，不会发送到任何地方。",
-      noteSaved: "已保存。",
-      noteLabel: "这道题的私人笔记",
-      keyShow: "显示 / 隐藏答案",
-      keyGrade: "评分：重来 / 困难 / 良好 / 简单",
-      keyUndo: "撤销上一次评分",
-      keyQuiz: "打开 / 关闭测验模式",
-      keyNext: "下一题",
-      keyPrev: "上一题",
-      failed: "保存失败：{why}",
-    },
-    en: {
-      tools: "Test yourself",
-      show: "Show answer",
-      hide: "Hide answer",
-      quiz: "Quiz mode",
-      quizHint: "When on, every question's answer starts hidden until you reveal it",
-      keys: "Keyboard shortcuts",
-      cover: "The answer is hidden. Answer the question yourself, then reveal it.",
-      ask: "Did you recall it?",
-      graded: "Graded “{grade}”: next review in {when}.",
-      gradedNoWhen: "Graded “{grade}”.",
-      undone: "Undone.",
-      undo: "Undo",
-      next: "Next question →",
-      changed: "changed since your last review",
-      changedLong: "This question changed since your last review: read the answer again, then grade it again.",
-      pillNew: "New",
-      pillDue: "Due now",
-      pillLater: "Due in {when}",
-      pillSuspended: "Suspended",
-      lastOn: "last reviewed {date}",
-      suspend: "Suspend",
-      resume: "Resume reviews",
-      suspendHint: "A suspended question stays out of the daily review until you resume it",
-      suspended: "Suspended: this question stays out of the daily review.",
-      resumed: "Back in the daily review.",
-      note: "My note",
-      noteHint: "Your note stays in this browser and goes into your progress file; it is never sent anywhere.",
-      noteSaved: "Saved.",
-      noteLabel: "Your private note on this question",
-      keyShow: "Show / hide the answer",
-      keyGrade: "Grade: Again / Hard / Good / Easy",
-      keyUndo: "Undo the last grade",
-      keyQuiz: "Quiz mode on / off",
-      keyNext: "Next question",
-      keyPrev: "Previous question",
-      failed: "Not saved: {why}",
-    },
-  });
+  var t = S.strings("study-quiz");
   var el = S.el;
   var store = S.store;
   var undoTo; // the review the last grade added (undefined: nothing to undo)
@@ -311,7 +234,7 @@
       kind === "later"
         ? t("pillLater", { when: S.interval(c.due - now) })
         : t("pill" + kind.charAt(0).toUpperCase() + kind.slice(1));
-    if (c.last) pill.title = t("lastOn", { date: new Date(c.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") });
+    if (c.last) pill.title = t("lastOn", { date: new Date(c.last).toLocaleString(S.locale) });
     else pill.removeAttribute("title");
     grades.show(store.preview(slug, now), now);
     suspendButton.textContent = t(c.suspended ? "resume" : "suspend");

@@ -2,10 +2,7 @@
 (function () {
   "use strict";
   var S = window.QAStudy;
-  var t = S.strings({
-    zh: { label: "随机一题", failed: "题目列表没能加载，请稍后再试。" },
-    en: { label: "Random question", failed: "The question list did not load; try again in a moment." },
-  });
+  var t = S.strings("study-random");
   // Material Design Icons "dice-5-outline" (Apache 2.0), as shipped with Material for MkDocs.
   var ICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true"><path d="M19 5v14H5V5zm0-2H5' +

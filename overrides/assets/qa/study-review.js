@@ -7,76 +7,7 @@
   var el = S.el;
   var store = S.store;
   var AGAIN_WITHIN = 20 * 60000; // a card due again this soon comes back in the same session (learning steps)
-  var t = S.strings({
-    zh: {
-      setup: "今日复习设置",
-      bank: "题库",
-      tag: "标签",
-      any: "全部",
-      newPerDay: "每天新题数",
-      counts: "今天到期 {due} 道 · 新题 {fresh} 道",
-      nothing: "这里今天没有要复习的题。",
-      tomorrow: "明天到期：{n} 道。",
-      start: "开始复习",
-      resumeTitle: "有一次复习还没做完",
-      resumeLine: "共 {n} 道，还剩 {left} 道（开始于 {date}）。",
-      resume: "继续复习",
-      discard: "放弃这次复习",
-      left: "还剩 {n} 道",
-      of: "第 {i} 题",
-      think: "先自己回答，再显示答案。",
-      reveal: "显示答案",
-      loading: "正在加载答案…",
-      failed: "答案没能加载。",
-      open: "在新标签页打开题目页面",
-      ask: "想起来了吗？",
-      note: "我的笔记",
-      end: "结束复习",
-      announce: "第 {i} 题，还剩 {left} 道：{title}",
-      announceGrade: "已记为“{grade}”，{when}后再复习。",
-      summary: "复习完成",
-      summaryLine: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
-      summaryLineOne: "复习了 {n} 次（{distinct} 道题），用时 {time}：重来 {g1} · 困难 {g2} · 良好 {g3} · 简单 {g4}。",
-      summaryNone: "这次没有复习任何题。",
-      back: "返回今日复习",
-      keyReveal: "显示答案",
-      keyGrade: "评分：重来 / 困难 / 良好 / 简单",
-    },
-    en: {
-      setup: "Today's review",
-      bank: "Bank",
-      tag: "Topic",
-      any: "All",
-      newPerDay: "New questions a day",
-      counts: "{due} due today · {fresh} new",
-      nothing: "Nothing to review here today.",
-      tomorrow: "Due tomorrow: {n}.",
-      start: "Start the review",
-      resumeTitle: "A review is still in progress",
-      resumeLine: "{left} of {n} questions left (started {date}).",
-      resume: "Resume the review",
-      discard: "Discard it",
-      left: "{n} left",
-      of: "Question {i}",
-      think: "Answer it yourself first, then reveal the answer.",
-      reveal: "Show answer",
-      loading: "Loading the answer…",
-      failed: "The answer did not load.",
-      open: "Open the question's page in a new tab",
-      ask: "Did you recall it?",
-      note: "My note",
-      end: "End the review",
-      announce: "Question {i}, {left} left: {title}",
-      announceGrade: "Graded “{grade}”, next review in {when}.",
-      summary: "Review done",
-      summaryLine: "{n} reviews ({distinct} questions) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
-      summaryLineOne: "1 review (1 question) in {time}: Again {g1} · Hard {g2} · Good {g3} · Easy {g4}.",
-      summaryNone: "No question was reviewed this time.",
-      back: "Back to today's review",
-      keyReveal: "Show the answer",
-      keyGrade: "Grade: Again / Hard / Good / Easy",
-    },
-  });
+  var t = S.strings("study-review");
   var data = null;
   var run = null; // {queue: [slug], i, done: [{slug, g}], started, filter, revealed}
   var view = null; // the live parts of the question view
@@ -180,7 +111,7 @@
   }
 
   function resumeBox(saved) {
-    var date = new Date(saved.started).toLocaleString(S.lang === "en" ? "en" : "zh-CN");
+    var date = new Date(saved.started).toLocaleString(S.locale);
     return el("div", { class: "qa-resume", role: "region", "aria-label": t("resumeTitle") }, [
       el("p", { class: "qa-resume__title", text: t("resumeTitle") }),
       el("p", { text: t("resumeLine", { n: saved.queue.length, left: saved.queue.length - saved.i, date: date }) }),

@@ -12,57 +12,8 @@
   var DAY = 86400000;
   var PAST = 30;
   var AHEAD = 14;
-  var t = S.strings({
-    zh: {
-      summary: "共复习 {reviews} 次，涉及 {cards} 道题；今天到期 {due} 道；总体记住率 {recall}。",
-      none: "还没有复习记录。在题目页显示答案后选择“重来 / 困难 / 良好 / 简单”，这里就会出现你的统计。",
-      reviews: "近 30 天每天的复习次数",
-      due: "未来 14 天每天到期的题数",
-      recall: "各标签的记住率（没有选“重来”的复习所占比例）",
-      day: "日期",
-      count: "复习次数",
-      dueCount: "到期题数",
-      tag: "标签",
-      rate: "记住率",
-      tagReviews: "复习次数",
-      today: "今天（含逾期）",
-      noTags: "还没有带标签的复习记录。",
-      table: "数字",
-      plotFailed: "图表没能加载（{reason}），下面的表格包含同样的数字。",
-      search: "搜索笔记",
-      searchHint: "在题目和你的笔记中查找",
-      notesNone: "还没有笔记。在题目页答案下方可以写下你自己的笔记。",
-      notesCount: "共 {n} 条笔记。",
-      notesFound: "找到 {n} 条笔记（共 {total} 条）。",
-      notesNothing: "没有笔记包含“{q}”。",
-      removed: "（已删除的问题：{slug}）",
-    },
-    en: {
-      summary: "{reviews} reviews of {cards} cards; {due} due today; recall {recall} overall.",
-      none: "No reviews yet. Reveal an answer on a question page and grade it Again / Hard / Good / Easy, and your stats appear here.",
-      reviews: "Reviews per day, last 30 days",
-      due: "Cards due per day, next 14 days",
-      recall: "Recall by tag (the share of reviews not graded Again)",
-      day: "Day",
-      count: "Reviews",
-      dueCount: "Cards due",
-      tag: "Tag",
-      rate: "Recall",
-      tagReviews: "Reviews",
-      today: "Today (with overdue)",
-      noTags: "No reviews of tagged questions yet.",
-      table: "Numbers",
-      plotFailed: "The plot could not be loaded ({reason}); the table below has the same numbers.",
-      search: "Search notes",
-      searchHint: "Find words in the questions and your notes",
-      notesNone: "No notes yet. On a question page you can write a note of your own under the answer.",
-      notesCount: "{n} notes.",
-      notesFound: "{n} of {total} notes match.",
-      notesNothing: "No note contains “{q}”.",
-      removed: "(removed question: {slug})",
-    },
-  });
-  var locale = S.lang === "en" ? "en" : "zh-CN";
+  var t = S.strings("study-stats");
+  var locale = S.locale;
   var plots = [];
 
   Promise.all([S.data(), store.ready ? store.ready() : null]).then(

@@ -715,24 +715,7 @@
 
   // --- telling the reader when storage failed -----------------------------------------------------
 
-  var t = S.strings({
-    zh: {
-      quota: "浏览器的存储空间已满，刚才的进度没有保存（之前保存的进度还在）。请先导出进度文件，以免关闭页面后丢失。",
-      unavailable: "这个浏览器不允许本站保存进度（可能是隐私模式），刚才的进度只在本页有效。请导出进度文件保存。",
-      export: "导出进度",
-      close: "关闭",
-    },
-    en: {
-      quota:
-        "This browser's storage is full: your latest progress was NOT saved (what was saved before is still there). " +
-        "Export your progress to a file before you close this page.",
-      unavailable:
-        "This browser does not let the site store progress (private mode?): your latest progress lasts only while " +
-        "this page is open. Export it to a file to keep it.",
-      export: "Export progress",
-      close: "Close",
-    },
-  });
+  var t = S.strings("study-store");
   var banner = null;
 
   /** Show the reader that a write failed, with an export button (the progress in memory). */

@@ -18,76 +18,7 @@
   var ATTEMPTS = 4; // one write plus three retries after conflicting writes
   var QUIET = 3000; // ms without changes before progress made on a page is synced
   var DEFAULT_PATH = "qa-study-progress.json";
-  var t = S.strings({
-    zh: {
-      repo: "仓库（用户名/仓库名）",
-      path: "文件路径",
-      branch: "分支（可不填，默认分支）",
-      token: "细粒度访问令牌（fine-grained token）",
-      tokenHelp:
-        "在 GitHub 的 Settings → Developer settings → Fine-grained tokens 中创建：只选这一个仓库，权限 Contents 设为 Read and write。令牌只保存在这个浏览器里。",
-      turnOn: "开启同步",
-      turnOff: "关闭同步并删除令牌",
-      now: "立即同步",
-      on: "正在与 {repo} 中的 {path} 同步。",
-      last: "上次同步：{time}。",
-      never: "还没有同步过。",
-      syncing: "正在同步…",
-      done: "同步完成：{cards} 道题的进度已与 GitHub 合并。",
-      unchanged: "同步完成：GitHub 上的进度与这里一致。",
-      off: "同步已关闭，令牌已从这个浏览器删除。",
-      badRepo: "请按“用户名/仓库名”填写仓库，例如 octocat/study。",
-      badPath: "请填写仓库中的文件路径，例如 qa-study-progress.json。",
-      badToken: "请填写访问令牌。",
-      e401: "GitHub 拒绝了这个令牌（401）：令牌有误、已过期或已撤销。请关闭同步，再用新令牌开启。本机进度没有受影响。",
-      e403: "GitHub 拒绝了这次操作（403）：令牌可能没有该仓库 Contents 的写权限，或请求过于频繁。本机进度没有受影响。",
-      e404: "找不到仓库 {repo}（404）：请检查名称，并确认令牌可以访问它。本机进度没有受影响。",
-      network: "无法连接 GitHub（网络错误）。本机进度完好，稍后会再次同步。",
-      conflict: "其他设备在同时写入，重试 {n} 次后仍冲突。本机进度完好，请稍后再点“立即同步”。",
-      foreign: "{path} 不是本站的进度文件，没有改动它。请换一个文件路径。",
-      http: "GitHub 返回了错误 {status}。本机进度完好，稍后会再次同步。",
-      quota: "浏览器存储空间已满，无法保存从 GitHub 合并来的进度；本机原有进度没有改变。",
-      unavailable: "这个浏览器不允许本站保存数据，无法同步。",
-      toast: "同步失败：{message}",
-      toastLink: "同步设置",
-      dismiss: "关闭",
-    },
-    en: {
-      repo: "Repository (owner/name)",
-      path: "File path",
-      branch: "Branch (optional: the default branch)",
-      token: "Fine-grained access token",
-      tokenHelp:
-        "Create one on GitHub under Settings → Developer settings → Fine-grained tokens: select only this repository and give it Contents: Read and write. The token is kept in this browser only.",
-      turnOn: "Turn on sync",
-      turnOff: "Turn off sync and delete the token",
-      now: "Sync now",
-      on: "Syncing with {path} in {repo}.",
-      last: "Last synced: {time}.",
-      never: "Not synced yet.",
-      syncing: "Syncing…",
-      done: "Synced: progress on {cards} cards merged with GitHub.",
-      unchanged: "Synced: the progress on GitHub is the same as here.",
-      off: "Sync is off and the token has been deleted from this browser.",
-      badRepo: "Enter the repository as owner/name, e.g. octocat/study.",
-      badPath: "Enter the file's path in the repository, e.g. qa-study-progress.json.",
-      badToken: "Enter an access token.",
-      e401: "GitHub refused the token (401): it is wrong, expired or revoked. Turn sync off and on again with a new token. Your progress here is untouched.",
-      e403: "GitHub refused (403): the token may lack Contents write access to this repository, or there were too many requests. Your progress here is untouched.",
-      e404: "Repository {repo} not found (404): check its name and that the token can see it. Your progress here is untouched.",
-      network: "Could not reach GitHub (network error). Your progress here is safe; sync will try again later.",
-      conflict:
-        "Another device kept writing at the same time ({n} tries). Your progress here is safe; press Sync now in a moment.",
-      foreign: "{path} is not a progress file of this site, so it was left alone. Choose another file path.",
-      http: "GitHub answered with error {status}. Your progress here is safe; sync will try again later.",
-      quota:
-        "The browser's storage is full, so the progress from GitHub could not be saved here; your progress here is unchanged.",
-      unavailable: "This browser does not let the site store data, so it cannot sync.",
-      toast: "Sync failed: {message}",
-      toastLink: "Sync settings",
-      dismiss: "Dismiss",
-    },
-  });
+  var t = S.strings("study-sync");
 
   var running = null; // the sync in progress (one at a time)
   var again = false; // progress changed while a sync ran: sync once more after it
@@ -286,9 +217,7 @@
         }),
         el("p", {
           class: "qa-panel__hint",
-          text: config.last
-            ? t("last", { time: new Date(config.last).toLocaleString(S.lang === "en" ? "en" : "zh-CN") })
-            : t("never"),
+          text: config.last ? t("last", { time: new Date(config.last).toLocaleString(S.locale) }) : t("never"),
         }),
         el("div", { class: "qa-move__actions" }, [
           el("button", {
