@@ -369,7 +369,10 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         for bank, tr in sources.banks
         for q in bank.questions
     ]
-    slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock), glossary_terms(sources.glossary))
+    known = known if known is not None else cache.Digests()
+    if memo.enabled:
+        _name_questions(sources, known)
+    slug_list, new_lock = _assign_slugs(candidates, sources, memo, known)
     slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
     for cand, slug in zip(candidates, slug_list, strict=True):
         slugs_of[cand.bank].append(slug)
@@ -381,9 +384,6 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     note_of = {n.slug: n for n in sources.notes}
     fork = _forks(len(candidates))
     # What `memo` keys each stage's result by: a hash of each question in each language, the taxonomy.
-    known = known if known is not None else cache.Digests()
-    if memo.enabled:
-        _name_questions(sources, known)
     zh_d = [known.of(c.zh) for c in candidates] if memo.enabled else []
     en_d = [known.of(c.en) for c in candidates] if memo.enabled else []
     tax = cache.digest(sources.tags) if memo.enabled else b""
@@ -464,6 +464,22 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         inline_links=inline,
     )
     return site, slugs.write_lock(Path(), new_lock)
+
+
+def _assign_slugs(
+    candidates: list[slugs.Candidate], sources: Sources, memo: Memo, known: cache.Digests
+) -> tuple[list[str], list[slugs.LockEntry]]:
+    """slugs.assign_slugs (a pure function of the questions, the lock and the glossary), or its result
+    for the same inputs from `memo`."""
+    terms = glossary_terms(sources.glossary)
+    if not memo.enabled:
+        return slugs.assign_slugs(candidates, list(sources.lock), terms)
+    asked = [(c.bank, known.of(c.zh), known.of(c.en)) for c in candidates]
+    key = memo.key("slugs", cache.digest((asked, sources.lock, terms)))
+    found = memo.get(key)
+    if found is MISSING:
+        found = memo.put(key, slugs.assign_slugs(candidates, list(sources.lock), terms))
+    return found  # type: ignore[no-any-return]
 
 
 def _name_questions(sources: Sources, known: cache.Digests) -> None:

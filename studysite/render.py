@@ -70,14 +70,18 @@ def render_site(
     yield Page("tags.md", tags_page(lang, site))
     for path, text in listings.banks_index_pages(site, lang):
         yield Page(path, text)
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     members = listings.tag_counts(site)
     for tag in site.tags:
         if members[tag.id]:
-            for path, text in listings.tag_pages(site, tag, members[tag.id], lang):
+            key = keys.listing("tag", tag, members[tag.id])
+            pages = memo.get(key) if memo.enabled else MISSING
+            if pages is MISSING:
+                pages = memo.put(key, list(listings.tag_pages(site, tag, members[tag.id], lang)))
+            for path, text in pages:
                 yield Page(path, text)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
-    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     for bank in site.banks:
         for path, text in listings.bank_pages(site, bank, lang):
             yield Page(path, text)
@@ -106,8 +110,13 @@ def render_site(
     if site.glossary:
         uses = glossary_uses(site, lang)
         yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
-        for path, text in glossary_term_pages(site, lang, uses):
-            yield Page(path, text)
+        for term in site.glossary:
+            key = keys.listing("term", (term.id, term.names[lang]), [site.entries[s] for s in uses[term.id]])
+            pages = memo.get(key) if memo.enabled else MISSING
+            if pages is MISSING:
+                pages = memo.put(key, list(glossary_term_pages(site, lang, uses, term)))
+            for path, text in pages:
+                yield Page(path, text)
     for stone in site.tombstones:
         if stone.moved_to is None:
             yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
@@ -164,6 +173,14 @@ class PageKeys:
             return b""
         entries = b"".join(self._entry(self.site.entries[s]) for s in bank.slugs)
         return self.memo.key("print", self.lang, self.tags, self._bank(bank.id), entries)
+
+    def listing(self, kind: str, subject: object, entries: list[Entry]) -> bytes:
+        """A list of questions (a tag's pages, a glossary term's) reads what it lists them under (the
+        tag; the term's id and name) and each question's place and title."""
+        if not self.memo.enabled:
+            return b""
+        shown = [(e.bank_id, e.slug, e.text[self.lang].text) for e in entries]
+        return self.memo.key("list", kind, self.lang, cache.digest((subject, shown)))
 
     def _entry(self, entry: Entry) -> bytes:
         found = self._entries.get(entry.slug)
