@@ -359,9 +359,9 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     From PARALLEL_FROM questions on (with a second core), forked children tag the questions and
     find the inline links while this process reads each question's terms and relates them: the
     same results, each stage's work unchanged, about half the wait. Tags, inline links and related
-    questions that `memo` holds for the same inputs are taken from it. (Not each question's terms:
-    reading them from the cache took about as long as finding them.) The questions' digests go into
-    `known`, for the page keys (studysite/render.py).
+    questions that `memo` holds for the same inputs are taken from it, and each question's terms
+    (after an edit, all but one are as before). The questions' digests go into `known`, for the page
+    keys (studysite/render.py).
     """
     candidates = [
         # Only a translation tied by position names new questions in English; a keyed one names the slug.
@@ -417,7 +417,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     )
     try:
         # While a side process tags: unless no tag changed, the related questions below are computed again.
-        terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged} if todo else None
+        terms = _question_terms(untagged, zh_d, memo) if todo else None
         for i, found in zip(todo, tagging.result(), strict=True):
             tags_of[i] = memo.put(tag_keys[i], found) if memo.enabled else found
         entries = [
@@ -430,7 +430,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         related = memo.get(related_key) if memo.enabled else MISSING
         if related is MISSING:
             if terms is None:
-                terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
+                terms = _question_terms(untagged, zh_d, memo)
             related = memo.put(related_key, links.related_questions(entries, terms))
         for lang, linked in linking.result().items():
             inline[lang] = memo.put(link_keys[lang], linked)
@@ -466,6 +466,18 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     return site, slugs.write_lock(Path(), new_lock)
 
 
+def _question_terms(entries: list[Entry], zh_d: list[bytes], memo: Memo) -> dict[str, dict[str, float]]:
+    """Each question's terms (links.question_terms of its Chinese), from `memo` where it has them."""
+    if not memo.enabled:
+        return {e.slug: links.question_terms(e.text["zh"]) for e in entries}
+    out = {}
+    for e, d in zip(entries, zh_d, strict=True):
+        key = memo.key("terms", d)
+        found = memo.get(key)
+        out[e.slug] = memo.put(key, links.question_terms(e.text["zh"])) if found is MISSING else found
+    return out
+
+
 def _assign_slugs(
     candidates: list[slugs.Candidate], sources: Sources, memo: Memo, known: cache.Digests
 ) -> tuple[list[str], list[slugs.LockEntry]]:
@@ -478,7 +490,12 @@ def _assign_slugs(
     key = memo.key("slugs", cache.digest((asked, sources.lock, terms)))
     found = memo.get(key)
     if found is MISSING:
-        found = memo.put(key, slugs.assign_slugs(candidates, list(sources.lock), terms))
+        prints = []
+        for c, (_, zh, _) in zip(candidates, asked, strict=True):  # after an edit, most answers are as before
+            print_key = memo.key("answer-print", zh)
+            known_print = memo.get(print_key)
+            prints.append(memo.put(print_key, slugs.answer_print(c.zh)) if known_print is MISSING else known_print)
+        found = memo.put(key, slugs.assign_slugs(candidates, list(sources.lock), terms, prints))
     return found  # type: ignore[no-any-return]
 
 
