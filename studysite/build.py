@@ -80,7 +80,7 @@ class Sources:
     """banks/translations.lock: which Chinese each English question translates, by `bank/slug`."""
     notes: tuple[notes.NoteSource, ...] = ()
     """Editor's notes of every bank (banks/NAME.notes.yml), not yet checked against the slugs."""
-    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False)
+    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False, compare=False)
     """Bank path -> each question's digest (cache.digest), for banks read through the cache: kept with
     the parse, so later stages' keys need not hash the questions again (studysite/cache.py)."""
 

@@ -59,8 +59,9 @@ def render_site(
     known: cache.Digests | None = None,
 ) -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
-    and "edit the source" links to question pages. Question pages and print editions whose inputs
-    `memo` has seen are taken from it (`PageKeys` says what each is rendered from)."""
+    and "edit the source" links to question pages. Question pages, print editions and the lists of a
+    tag's or a glossary term's questions whose inputs `memo` has seen are taken from it (`PageKeys`
+    says what each is rendered from); the other pages are few and are rendered every time."""
     from .print_edition import print_pages  # imported late: these build on this module
     from .render_study import REVIEW_PATH, study_pages
 
@@ -129,9 +130,10 @@ def render_site(
 
 
 class PageKeys:
-    """The cache keys of one language's question pages and print editions: hashes of exactly what
-    `question_page` and `print_pages` read (the code is part of every key, studysite/cache.py).
-    Change what one of them reads, and its key here must change with it."""
+    """The cache keys of one language's question pages, print editions and tag and term lists: hashes
+    of what `question_page`, `print_pages`, `tag_pages` and `term_pages` read (the code is part of every
+    key, studysite/cache.py). Change what one of them reads, and its key here must change with it
+    (tests/test_cache.py edits each input and compares with a build without the cache)."""
 
     def __init__(
         self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str, known: cache.Digests | None = None
