@@ -4,7 +4,9 @@
 For each corpus (the seed bank, and synthetic banks of ~50 questions at 14, 500 and 5,000
 questions from scripts/synthetic_banks.py) it measures:
 
-- the generator (parse + enrich + render + write: `studysite.build.generate`, in-process);
+- the generator (parse + enrich + render + write: `studysite.build.generate`, in-process): cold
+  (empty docs/, no generator cache: a fresh clone, CI), warm (nothing changed, with the docs/ and
+  the cache, studysite/cache.py, of the run before) and after one edited answer;
 - the full site build (`mkdocs build` of the bilingual site: Chinese build, English build,
   the built-site check, Pagefind, sitemap) in a work folder prepared like the tests do, and the
   floor: the same command on the already generated docs/ with STUDYSITE_SKIP_GENERATE=1, which only
@@ -1583,9 +1585,12 @@ def main(argv: list[str]) -> int:
         "Generator: `studysite.build.generate()` in-process (parse + enrich + render + write; from "
         f"{studybuild.PARALLEL_FROM} questions on, tagging, inline links and the English pages run in a forked "
         "second process). Cold: into an "
-        "empty folder (a fresh clone, CI); warm: again into its own output (every local rebuild), median of "
-        f"{GEN_RUNS} runs by size; the phases are the same functions timed one by one (warm). I/O floor: "
-        "writing the same files into an empty folder with nothing else.",
+        "empty folder without the generator's cache (a fresh clone, CI); warm: again into its own output, "
+        "with the cache the cold run left (every local rebuild); after an edit: one answer line changed, "
+        f"with the warm run's output and cache; medians of {GEN_RUNS} runs by size; the phases are the same "
+        "functions timed one by one without the cache (into a warm docs/). I/O floor: "
+        "writing the same files into an empty folder with nothing else. The full builds below run with the "
+        "generator's cache of the build before them, as a local `make site` does (CI has none).",
         "Full build: `mkdocs build` of the bilingual site in a work folder prepared by "
         "`tests/sitekit.prepare_work` (STUDYSITE_BANKS set), i.e. what `make site` runs: our generation of docs/, "
         "the Chinese and English MkDocs builds, then the plugin's post-build steps: the check of the built site "

@@ -81,7 +81,7 @@ class Sources:
     """banks/translations.lock: which Chinese each English question translates, by `bank/slug`."""
     notes: tuple[notes.NoteSource, ...] = ()
     """Editor's notes of every bank (banks/NAME.notes.yml), not yet checked against the slugs."""
-    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False)
+    digests: dict[str, tuple[bytes, ...]] = field(default_factory=dict, hash=False, compare=False)
     """Bank path -> each question's digest (cache.digest), for banks read through the cache: kept with
     the parse, so later stages' keys need not hash the questions again (studysite/cache.py)."""
 
@@ -361,9 +361,9 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     From PARALLEL_FROM questions on (with a second core), forked children tag the questions and
     find the inline links while this process reads each question's terms and relates them: the
     same results, each stage's work unchanged, about half the wait. Tags, inline links and related
-    questions that `memo` holds for the same inputs are taken from it. (Not each question's terms:
-    reading them from the cache took about as long as finding them.) The questions' digests go into
-    `known`, for the page keys (studysite/pages/render.py).
+    questions that `memo` holds for the same inputs are taken from it, and each question's terms
+    (after an edit, all but one are as before). The questions' digests go into `known`, for the page
+    keys (studysite/pages/render.py).
     """
     candidates = [
         # Only a translation tied by position names new questions in English; a keyed one names the slug.
@@ -371,7 +371,10 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         for bank, tr in sources.banks
         for q in bank.questions
     ]
-    slug_list, new_lock = slugs.assign_slugs(candidates, list(sources.lock), glossary_terms(sources.glossary))
+    known = known if known is not None else cache.Digests()
+    if memo.enabled:
+        _name_questions(sources, known)
+    slug_list, new_lock = _assign_slugs(candidates, sources, memo, known)
     slugs_of: dict[str, list[str]] = {bank.id: [] for bank, _ in sources.banks}
     for cand, slug in zip(candidates, slug_list, strict=True):
         slugs_of[cand.bank].append(slug)
@@ -383,9 +386,6 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     note_of = {n.slug: n for n in sources.notes}
     fork = _forks(len(candidates))
     # What `memo` keys each stage's result by: a hash of each question in each language, the taxonomy.
-    known = known if known is not None else cache.Digests()
-    if memo.enabled:
-        _name_questions(sources, known)
     zh_d = [known.of(c.zh) for c in candidates] if memo.enabled else []
     en_d = [known.of(c.en) for c in candidates] if memo.enabled else []
     tax = cache.digest(sources.tags) if memo.enabled else b""
@@ -419,7 +419,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     )
     try:
         # While a side process tags: unless no tag changed, the related questions below are computed again.
-        terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged} if todo else None
+        terms = _question_terms(untagged, zh_d, memo) if todo else None
         for i, found in zip(todo, tagging.result(), strict=True):
             tags_of[i] = memo.put(tag_keys[i], found) if memo.enabled else found
         entries = [
@@ -432,7 +432,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         related = memo.get(related_key) if memo.enabled else MISSING
         if related is MISSING:
             if terms is None:
-                terms = {e.slug: links.question_terms(e.text["zh"]) for e in untagged}
+                terms = _question_terms(untagged, zh_d, memo)
             related = memo.put(related_key, links.related_questions(entries, terms))
         for lang, linked in linking.result().items():
             inline[lang] = memo.put(link_keys[lang], linked)
@@ -466,6 +466,39 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         inline_links=inline,
     )
     return site, slugs.write_lock(Path(), new_lock)
+
+
+def _question_terms(entries: list[Entry], zh_d: list[bytes], memo: Memo) -> dict[str, dict[str, float]]:
+    """Each question's terms (links.question_terms of its Chinese), from `memo` where it has them."""
+    if not memo.enabled:
+        return {e.slug: links.question_terms(e.text["zh"]) for e in entries}
+    out = {}
+    for e, d in zip(entries, zh_d, strict=True):
+        key = memo.key("terms", d)
+        found = memo.get(key)
+        out[e.slug] = memo.put(key, links.question_terms(e.text["zh"])) if found is MISSING else found
+    return out
+
+
+def _assign_slugs(
+    candidates: list[slugs.Candidate], sources: Sources, memo: Memo, known: cache.Digests
+) -> tuple[list[str], list[slugs.LockEntry]]:
+    """slugs.assign_slugs (a pure function of the questions, the lock and the glossary), or its result
+    for the same inputs from `memo`."""
+    terms = glossary_terms(sources.glossary)
+    if not memo.enabled:
+        return slugs.assign_slugs(candidates, list(sources.lock), terms)
+    asked = [(c.bank, known.of(c.zh), known.of(c.en)) for c in candidates]
+    key = memo.key("slugs", cache.digest((asked, sources.lock, terms)))
+    found = memo.get(key)
+    if found is MISSING:
+        prints = []
+        for c, (_, zh, _) in zip(candidates, asked, strict=True):  # after an edit, most answers are as before
+            print_key = memo.key("answer-print", zh)
+            known_print = memo.get(print_key)
+            prints.append(memo.put(print_key, slugs.answer_print(c.zh)) if known_print is MISSING else known_print)
+        found = memo.put(key, slugs.assign_slugs(candidates, list(sources.lock), terms, prints))
+    return found  # type: ignore[no-any-return]
 
 
 def _name_questions(sources: Sources, known: cache.Digests) -> None:

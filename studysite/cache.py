@@ -61,7 +61,7 @@ class Memo:
 
     def key(self, *parts: bytes | str) -> bytes:
         """The key of a value computed from `parts` by this version of the code."""
-        h = hashlib.sha256(code_digest())
+        h = _base().copy()
         for part in parts:
             data = part.encode("utf-8") if isinstance(part, str) else part
             h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
@@ -198,6 +198,13 @@ class Digests:
         return self.remember(value, digest(value))
 
 
+def _base() -> Any:
+    """A SHA-256 that has read the code digest, copied for each key."""
+    if not _hasher:
+        _hasher.append(hashlib.sha256(code_digest()))
+    return _hasher[0]
+
+
 def code_digest() -> bytes:
     """A hash of the generator's code: every file of this package, the Python version, and the versions
     of the libraries whose results reach the pages (numbers from numpy, slugs from pymdown-extensions,
@@ -269,4 +276,5 @@ _SLACK = 1 << 20
 """Bytes a shard may hold beyond twice what the last build used before it is written anew (a small
 site's shard would otherwise be rewritten for every edit of its largest page)."""
 _code: list[bytes] = []
+_hasher: list[Any] = []
 _LIBRARIES = ("numpy", "pymdown-extensions", "PyYAML", "Markdown")

@@ -107,11 +107,15 @@ def parse_lock(text: str, path: Path, problems: Problems) -> list[LockEntry]:
 
 
 def assign_slugs(
-    candidates: list[Candidate], lock: list[LockEntry], terms: dict[str, str] | None = None
+    candidates: list[Candidate],
+    lock: list[LockEntry],
+    terms: dict[str, str] | None = None,
+    prints: list[str] | None = None,
 ) -> tuple[list[str], list[LockEntry]]:
     """Slugs for `candidates` (in order) and the new lock. Pure: same input, same output.
 
-    `terms` (Chinese glossary spelling -> English slug words) names new untranslated questions.
+    `terms` (Chinese glossary spelling -> English slug words) names new untranslated questions;
+    `prints`, when given, is each candidate's `answer_print` (the caller may have them already).
     Linear in the number of questions except for step 3, which compares only the questions left
     over after exact matches (new or edited ones) with the lock entries that share their answer.
     """
@@ -119,7 +123,8 @@ def assign_slugs(
     result: list[str | None] = [None] * len(candidates)
     claimed: set[str] = set()  # lock paths already matched to a candidate
     used: set[str] = set()  # slugs already given to a candidate
-    prints = [answer_print(c.zh) for c in candidates]
+    prints = prints if prints is not None else [answer_print(c.zh) for c in candidates]
+    lock_keys = {id(e): _key(e.text) for e in lock}  # each folded once, not once per pass
 
     def claim(i: int, entry: LockEntry) -> None:
         result[i] = entry.slug
@@ -131,7 +136,7 @@ def assign_slugs(
         index: dict[str, list[LockEntry]] = {}
         for e in lock:
             if e.path not in claimed and not e.state.startswith("moved:"):
-                index.setdefault(_key(e.text), []).append(e)
+                index.setdefault(lock_keys[id(e)], []).append(e)
         for i, cand in enumerate(candidates):
             if result[i] is not None:
                 continue
@@ -152,7 +157,7 @@ def assign_slugs(
                 continue
             for e in by_answer.get(prints[i], []):
                 if (e.bank == cand.bank) == same_bank and e.path not in claimed:
-                    ratio = difflib.SequenceMatcher(None, _key(cand.zh.text), _key(e.text)).ratio()
+                    ratio = difflib.SequenceMatcher(None, _key(cand.zh.text), lock_keys[id(e)]).ratio()
                     if ratio >= SIMILAR:
                         pairs.append((-ratio, i, e.path, e))
         for _, i, p, e in sorted(pairs, key=lambda x: x[:3]):

@@ -71,10 +71,12 @@ def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | Non
     return "\n".join(lines)
 
 
-def glossary_term_pages(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, str]]:
-    """(docs path, Markdown) of every page of each term's full list, for the terms that have more
-    questions than the glossary page shows (studysite/pages/listings.py pages them)."""
-    for term in site.glossary:
+def glossary_term_pages(
+    site: Site, lang: Lang, uses: dict[str, tuple[str, ...]], only: GlossaryTerm | None = None
+) -> Iterator[tuple[str, str]]:
+    """(docs path, Markdown) of every page of each term's full list (or `only` that term's), for the
+    terms that have more questions than the glossary page shows (studysite/pages/listings.py pages them)."""
+    for term in site.glossary if only is None else (only,):
         if len(uses[term.id]) > PREVIEW:
             yield from term_pages(site, term.id, term.names[lang], uses[term.id], lang)
 

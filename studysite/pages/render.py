@@ -60,8 +60,9 @@ def render_site(
     known: cache.Digests | None = None,
 ) -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
-    and "edit the source" links to question pages. Question pages and print editions whose inputs
-    `memo` has seen are taken from it (`PageKeys` says what each is rendered from)."""
+    and "edit the source" links to question pages. Question pages, print editions and the lists of a
+    tag's or a glossary term's questions whose inputs `memo` has seen are taken from it (`PageKeys`
+    says what each is rendered from); the other pages are few and are rendered every time."""
     from .print_edition import print_pages  # imported late: these build on this module
     from .render_study import REVIEW_PATH, study_pages
 
@@ -71,14 +72,18 @@ def render_site(
     yield Page("tags.md", tags_page(lang, site))
     for path, text in listings.banks_index_pages(site, lang):
         yield Page(path, text)
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     members = listings.tag_counts(site)
     for tag in site.tags:
         if members[tag.id]:
-            for path, text in listings.tag_pages(site, tag, members[tag.id], lang):
+            key = keys.listing("tag", tag, members[tag.id])
+            pages = memo.get(key) if memo.enabled else MISSING
+            if pages is MISSING:
+                pages = memo.put(key, list(listings.tag_pages(site, tag, members[tag.id], lang)))
+            for path, text in pages:
                 yield Page(path, text)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
-    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     for bank in site.banks:
         for path, text in listings.bank_pages(site, bank, lang):
             yield Page(path, text)
@@ -107,8 +112,13 @@ def render_site(
     if site.glossary:
         uses = glossary_uses(site, lang)
         yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
-        for path, text in glossary_term_pages(site, lang, uses):
-            yield Page(path, text)
+        for term in site.glossary:
+            key = keys.listing("term", (term.id, term.names[lang]), [site.entries[s] for s in uses[term.id]])
+            pages = memo.get(key) if memo.enabled else MISSING
+            if pages is MISSING:
+                pages = memo.put(key, list(glossary_term_pages(site, lang, uses, term)))
+            for path, text in pages:
+                yield Page(path, text)
     for stone in site.tombstones:
         if stone.moved_to is None:
             yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
@@ -121,9 +131,10 @@ def render_site(
 
 
 class PageKeys:
-    """The cache keys of one language's question pages and print editions: hashes of exactly what
-    `question_page` and `print_pages` read (the code is part of every key, studysite/cache.py).
-    Change what one of them reads, and its key here must change with it."""
+    """The cache keys of one language's question pages, print editions and tag and term lists: hashes
+    of what `question_page`, `print_pages`, `tag_pages` and `term_pages` read (the code is part of every
+    key, studysite/cache.py). Change what one of them reads, and its key here must change with it
+    (tests/test_cache.py edits each input and compares with a build without the cache)."""
 
     def __init__(
         self, site: Site, lang: Lang, memo: Memo, repo_url: str, site_url: str, known: cache.Digests | None = None
@@ -165,6 +176,14 @@ class PageKeys:
             return b""
         entries = b"".join(self._entry(self.site.entries[s]) for s in bank.slugs)
         return self.memo.key("print", self.lang, self.tags, self._bank(bank.id), entries)
+
+    def listing(self, kind: str, subject: object, entries: list[Entry]) -> bytes:
+        """A list of questions (a tag's pages, a glossary term's) reads what it lists them under (the
+        tag; the term's id and name) and each question's place and title."""
+        if not self.memo.enabled:
+            return b""
+        shown = [(e.bank_id, e.slug, e.text[self.lang].text) for e in entries]
+        return self.memo.key("list", kind, self.lang, cache.digest((subject, shown)))
 
     def _entry(self, entry: Entry) -> bytes:
         found = self._entries.get(entry.slug)
