@@ -192,8 +192,8 @@ _QA = """extra:
   qa:
     lang: zh
     languages:
-      - {lang: zh, name: 中文, root: ""}
-      - {lang: en, name: English, root: "en/"}
+      - {lang: zh, name: 中文, root: "", html_lang: zh, hreflang: zh, source: bank}
+      - {lang: en, name: English, root: "en/", html_lang: en, hreflang: en, config: mkdocs.en.yml, source: translation}
 """
 
 

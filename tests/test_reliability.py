@@ -601,7 +601,8 @@ def _line_of(path: Path, needle: str) -> int:
     ("file", "old", "new", "field"),
     [
         ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en (got 'fr')"),
-        ("mkdocs.yml", 'root: "en/"}', 'root: "../x"}', "extra.qa.languages[1].root: must be"),
+        ("mkdocs.yml", 'root: "en/",', 'root: "../x",', "extra.qa.languages[1].root: must be"),
+        ("mkdocs.yml", "source: translation}", "source: copied}", "extra.qa.languages[1].source: must be one of"),
         (
             "mkdocs.yml",
             "{lang: en, name: English,",

@@ -11,6 +11,7 @@ import html
 from collections.abc import Iterable
 
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import BankInfo, Lang, Tag
 
 FOLDER = "downloads"
@@ -117,5 +118,5 @@ def _join(links: Iterable[str]) -> str:
     return " · ".join(links)
 
 
-_LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {"zh": "", "en": "../"}
-_HREFLANG = {"zh": "zh", "en": "en"}
+_LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {item.lang: "../" * item.root.count("/") for item in LANGUAGES.items}
+_HREFLANG = {item.lang: item.hreflang for item in LANGUAGES.items}

@@ -27,6 +27,7 @@ from typing import Any
 import genanki
 
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import Entry, Lang, ListBlock, Question, Site
 from ..pages import downloads
 from ..pages.render import answer_blocks_html
@@ -414,7 +415,7 @@ def _zip_collection(collection: bytes) -> bytes:
     return out.getvalue()
 
 
-_LANG_PATH: dict[Lang, str] = {"zh": "", "en": "en/"}
+_LANG_PATH: dict[Lang, str] = {item.lang: item.root for item in LANGUAGES.items}
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _BOM = "\ufeff".encode()
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
