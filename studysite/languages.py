@@ -75,9 +75,23 @@ class Languages:
         return next((item for item in self.items if item.source == "translation"), None)
 
     @property
+    def translation_code(self) -> str | None:
+        """The translation's code, if there is one."""
+        return self.translation.lang if self.translation else None
+
+    @property
     def extra(self) -> tuple[Language, ...]:
         """The languages built from their own config file (all but the main one)."""
         return tuple(item for item in self.items if item.root != "")
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """The languages people write (the banks' and the translation's), not the converted ones."""
+        return tuple(item.lang for item in self.items if item.source != "converted")
+
+    def base(self, lang: str) -> str:
+        """The written language whose text `lang` shows (a converted language's source, else itself)."""
+        return self[lang].convert_from or lang
 
     def beside(self, lang: str) -> str:
         """The language shown side by side with `lang`: the translation beside the bank language and

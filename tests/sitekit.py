@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from studysite.languages import LANGUAGES
 from studysite.takeaway import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +116,7 @@ def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dic
 
     The studysite plugin is the one installed in .venv (an editable install of this checkout)."""
     (work / "docs").mkdir(parents=True, exist_ok=True)  # as in a fresh clone
-    for name in ("mkdocs.yml", "mkdocs.en.yml"):
+    for name in ("mkdocs.yml", *(item.config for item in LANGUAGES.extra)):
         text = (ROOT / name).read_text(encoding="utf-8")
         text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
         text = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", text)

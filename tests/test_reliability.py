@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import BuildError, Problems
-from studysite.model import Bank, BankInfo, ListBlock, Site
+from studysite.model import LANGS, Bank, BankInfo, ListBlock, Site
 from studysite.site import verify
 from studysite.site.verify import check_built_site
 from studysite.sources.parse import parse_text
@@ -425,7 +425,7 @@ def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     result = generate(banks, tmp_path / "out" / "docs")
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
     # the cache's shards have fixed names (studysite/cache.py): nothing of the input names a file there
-    cache = {f"out/.docs.cache/{name}.pickle" for name in ("model", "pages-zh", "pages-en")}
+    cache = {f"out/.docs.cache/{name}.pickle" for name in ("model", *(f"pages-{lang}" for lang in LANGS))}
     assert all(p.startswith(("banks/", "out/docs/", "out/.docs.lock")) or p in cache for p in written), written
     assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}
 
@@ -600,7 +600,7 @@ def _line_of(path: Path, needle: str) -> int:
 @pytest.mark.parametrize(
     ("file", "old", "new", "field"),
     [
-        ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en (got 'fr')"),
+        ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en, zh-Hant (got 'fr')"),
         ("mkdocs.yml", 'root: "en/",', 'root: "../x",', "extra.qa.languages[1].root: must be"),
         ("mkdocs.yml", "source: translation}", "source: copied}", "extra.qa.languages[1].source: must be one of"),
         (
@@ -615,7 +615,7 @@ def _line_of(path: Path, needle: str) -> int:
             'repo_url: "javascript:alert(1)"',
             "extra.qa.repo_url: must be",
         ),
-        ("mkdocs.en.yml", "    lang: en", "    lang: 42", "extra.qa.lang: must be one of zh, en (got 42)"),
+        ("mkdocs.en.yml", "    lang: en", "    lang: 42", "extra.qa.lang: must be one of zh, en, zh-Hant (got 42)"),
     ],
 )
 def test_bad_site_config_names_file_line_and_field(tmp_path: Path, file: str, old: str, new: str, field: str) -> None:

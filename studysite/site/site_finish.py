@@ -378,5 +378,6 @@ def _is_redirect(index: Path) -> bool:
 
 
 def _languages(config: Any) -> list[str]:
-    """The site's languages (extra.qa.languages): each must have its own search index."""
-    return [item["lang"] for item in config["extra"]["qa"]["languages"]]
+    """The site's languages (extra.qa.languages) as Pagefind names their indexes (their <html lang>,
+    lower-cased): each must have its own search index."""
+    return [item["html_lang"].lower() for item in config["extra"]["qa"]["languages"]]
