@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
 from studysite.takeaway import pdf
 
@@ -243,7 +244,10 @@ _SEARCH_DONE_JS = """({ busy, batch }) => {
   const n = parseInt((last.text.match(/[0-9]+/) || ["0"])[0], 10);
   return document.querySelectorAll(".md-search-result__list > li").length >= Math.min(n, batch);
 }"""
-_SEARCH_BUSY = ["键入以开始搜索", "正在加载搜索索引…", "Type to start searching", "Loading the search index…"]
+_SEARCH_BUSY = [
+    STRINGS[key][item.lang] for item in LANGUAGES.items for key in ("js.search.placeholder", "js.search.loading")
+]
+"""What search.js shows before a query's results, in every language (studysite/strings/)."""
 _SEARCH_BATCH = 10
 """search.js's BATCH: results painted before the reader scrolls."""
 
