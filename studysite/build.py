@@ -12,10 +12,12 @@ from pathlib import Path
 from . import cache, parallel
 from .cache import MISSING, Memo
 from .enrich import links, slugs
+from .enrich.convert import add_converted
 from .enrich.slugwords import glossary_terms
 from .enrich.tags import assign_tags, load_taxonomy
 from .errors import Problems
 from .i18n import catalogues
+from .languages import LANGUAGES
 from .model import (
     LANGS,
     Bank,
@@ -411,9 +413,9 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     ]
     texts = b"".join(zh_d) + b"".join(en_d)
     order = cache.digest([(e.slug, e.index) for e in untagged]) if memo.enabled else b""
-    link_keys = {lang: memo.key("inline", lang, order, texts) for lang in LANGS}
-    inline = {lang: memo.get(link_keys[lang]) for lang in LANGS} if memo.enabled else {}
-    unlinked = [lang for lang in LANGS if inline.get(lang, MISSING) is MISSING]
+    link_keys = {lang: memo.key("inline", lang, order, texts) for lang in LANGUAGES.written}
+    inline = {lang: memo.get(link_keys[lang]) for lang in LANGUAGES.written} if memo.enabled else {}
+    unlinked = [lang for lang in LANGUAGES.written if inline.get(lang, MISSING) is MISSING]
     linking = parallel.Side(
         lambda: {lang: links.inline_links(untagged, lang) for lang in unlinked}, fork=fork and bool(unlinked)
     )
@@ -465,6 +467,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         tombstones=tombstones,
         inline_links=inline,
     )
+    site = add_converted(site)  # the generated languages (OpenCC), beside the text they come from
     return site, slugs.write_lock(Path(), new_lock)
 
 

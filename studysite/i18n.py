@@ -48,7 +48,7 @@ class Catalogues:
     _json: dict[tuple[str, str, tuple[str, ...]], str] = field(default_factory=dict, compare=False, repr=False)
 
     def __getitem__(self, lang: str) -> Mapping[str, str]:
-        """One language's texts: `catalogues["en"]["404.title"]` (templates use this form)."""
+        """One language's texts: `catalogues[lang]["404.title"]` (templates use this form)."""
         return self.by_lang[lang].texts  # type: ignore[index]
 
     def script_strings(self, lang: str, root: str, scripts: Iterable[str] | None = None) -> str:
@@ -226,4 +226,4 @@ _REQUIRED = {
 }
 
 STRINGS: Mapping[str, LangTexts] = _Strings()
-"""Every key's text by language: `STRINGS["home.title"]["en"]`."""
+"""Every key's text by language: `STRINGS["home.title"][lang]`."""

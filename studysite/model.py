@@ -5,10 +5,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
 
-Lang = Literal["zh", "en"]
-LANGS: tuple[Lang, ...] = ("zh", "en")
+from .languages import LANGUAGES
+
+Lang = str
+"""A language code of the table (mkdocs.yml `extra.qa.languages`, studysite/languages.py)."""
+LANGS: tuple[Lang, ...] = LANGUAGES.codes
+"""Every language of the table, the main one first."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from studysite.i18n import STRINGS
+from studysite.languages import LANGUAGES
 from studysite.takeaway import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +117,7 @@ def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dic
 
     The studysite plugin is the one installed in .venv (an editable install of this checkout)."""
     (work / "docs").mkdir(parents=True, exist_ok=True)  # as in a fresh clone
-    for name in ("mkdocs.yml", "mkdocs.en.yml"):
+    for name in ("mkdocs.yml", *(item.config for item in LANGUAGES.extra)):
         text = (ROOT / name).read_text(encoding="utf-8")
         text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
         text = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", text)
@@ -242,7 +244,10 @@ _SEARCH_DONE_JS = """({ busy, batch }) => {
   const n = parseInt((last.text.match(/[0-9]+/) || ["0"])[0], 10);
   return document.querySelectorAll(".md-search-result__list > li").length >= Math.min(n, batch);
 }"""
-_SEARCH_BUSY = ["键入以开始搜索", "正在加载搜索索引…", "Type to start searching", "Loading the search index…"]
+_SEARCH_BUSY = [
+    STRINGS[key][item.lang] for item in LANGUAGES.items for key in ("js.search.placeholder", "js.search.loading")
+]
+"""What search.js shows before a query's results, in every language (studysite/strings/)."""
 _SEARCH_BATCH = 10
 """search.js's BATCH: results painted before the reader scrolls."""
 

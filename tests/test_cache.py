@@ -12,6 +12,7 @@ import pytest
 from studysite import build, cache
 from studysite.build import generate
 from studysite.errors import BuildError
+from studysite.model import LANGS
 from studysite.pages import render
 from tests.sitekit import copy_banks
 
@@ -91,11 +92,9 @@ def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Pa
         assert [b.slugs for b in got.site.banks] == [b.slugs for b in want.site.banks], what
         assert _tree(cached) == _tree(plain), what  # slugs.lock and translations.lock too
     assert not (tmp_path / "plain" / ".docs.cache").exists()
-    assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == [
-        "model.pickle",
-        "pages-en.pickle",
-        "pages-zh.pickle",
-    ]
+    assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == sorted(
+        ["model.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
+    )
 
 
 @pytest.mark.unit
@@ -135,15 +134,15 @@ def test_unchanged_pages_come_from_the_cache(tmp_path: Path, rendered: list[str]
     docs = tmp_path / "docs"
     first = generate(banks, docs)
     questions = len(first.site.entries)
-    assert len(rendered) == 2 * questions  # cold: every page, in both languages
+    assert len(rendered) == len(LANGS) * questions  # cold: every page, in every language
     rendered.clear()
     generate(banks, docs)
     assert rendered == []  # nothing changed: nothing rendered again
     _answer(banks)
     generate(banks, docs)
     edited = "number-tokens-training-estimate-total-time"
-    assert rendered.count(edited) == 2
-    assert len(rendered) < 2 * questions  # its neighbours may show its title; the rest is unchanged
+    assert rendered.count(edited) == len(LANGS)
+    assert len(rendered) < len(LANGS) * questions  # its neighbours may show its title; the rest is unchanged
 
 
 @pytest.mark.unit
@@ -167,7 +166,7 @@ def test_a_damaged_cache_is_ignored(tmp_path: Path, damage: Callable[[bytes], by
     rendered.clear()
     got = generate(banks, docs)
     assert got.files == want.files and got.warnings == want.warnings
-    assert len(rendered) == 2 * len(want.site.entries)  # nothing taken from the damaged shards
+    assert len(rendered) == len(LANGS) * len(want.site.entries)  # nothing taken from the damaged shards
     rendered.clear()
     generate(banks, docs)
     assert rendered == []  # and the shards were written whole again
@@ -186,7 +185,7 @@ def test_a_cache_of_other_code_is_not_used(
     monkeypatch.setattr(cache, "_hasher", [])
     rendered.clear()
     generate(banks, docs)
-    assert len(rendered) > 0 and len(rendered) == len(set(rendered)) * 2
+    assert len(rendered) > 0 and len(rendered) == len(set(rendered)) * len(LANGS)
 
 
 @pytest.mark.unit
@@ -293,4 +292,4 @@ def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered:
     rendered.clear()
     assert generate(banks, docs).files == want.files
     # the Chinese pages of the cut record are rendered again; the first record's are still used
-    assert 0 < len(rendered) < 2 * len(want.site.entries)
+    assert 0 < len(rendered) < len(LANGS) * len(want.site.entries)

@@ -1,4 +1,4 @@
-"""Both languages are first-class: switcher stays on the question, each page speaks its own language."""
+"""Every language is first-class: switcher stays on the question, each page speaks its own language."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from studysite.enrich.convert import convert_text
 from studysite.i18n import STRINGS
+from studysite.languages import LANGUAGES
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS
 
 QUESTIONS = [
@@ -94,12 +96,12 @@ def test_scripts_show_their_strings_not_their_keys(browser: object, seed_url: st
 
 def test_hreflang_alternates_are_absolute_and_per_page(seed_site: Path) -> None:
     html = (seed_site / "en" / QUESTIONS[0] / "index.html").read_text(encoding="utf-8")
-    links = dict(
-        re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([^"]+)"', html)[i][::-1] for i in range(3)
-    )
+    links = {lang: href for href, lang in re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([^"]+)"', html)}
     assert links["zh"] == "http://127.0.0.1:8000/" + QUESTIONS[0]
     assert links["en"] == "http://127.0.0.1:8000/en/" + QUESTIONS[0]
+    assert links["zh-Hant"] == "http://127.0.0.1:8000/zh-Hant/" + QUESTIONS[0]  # the converted edition
     assert links["x-default"] == links["zh"]
+    assert len(links) == len(LANGUAGES.items) + 1
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -114,4 +116,37 @@ def test_question_page_screenshots(browser: object, seed_url: str, lang: str, de
     page.screenshot(path=str(ARTIFACTS / f"question-{lang}-{scheme}-{width}.png"), full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
+    page.close()
+
+
+def test_switcher_reaches_the_converted_edition_and_back(browser: object, seed_url: str) -> None:
+    """The switcher lists every language of the table; 繁體中文 is the same question, converted, and says so."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    path = QUESTIONS[0]
+    page.goto(seed_url + path)
+    zh_title = page.inner_text("article.md-content__inner h1")
+    _switch(page, "zh-Hant")
+    assert page.url == seed_url + "zh-Hant/" + path
+    assert page.evaluate("document.documentElement.lang") == "zh-TW"
+    hant_title = page.inner_text("article.md-content__inner h1")
+    assert hant_title == convert_text(zh_title, LANGUAGES["zh-Hant"].opencc) != zh_title  # 优化 -> 最佳化
+    assert page.is_visible(".qa-converted")
+    assert "OpenCC" in page.inner_text(".qa-converted")
+    _switch(page, "zh")
+    assert page.url == seed_url + path
+    assert page.query_selector(".qa-converted") is None  # the Simplified pages carry no such line
+    page.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_converted_edition_screenshots(browser: object, seed_url: str, device: str) -> None:
+    """Screenshots of the 繁體中文 home and a question page to look at (tests/artifacts/); nothing overflows."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    width = VIEWPORTS[device]["width"]
+    page = browser.new_page(viewport={"width": width, "height": 900})  # type: ignore[attr-defined]
+    for name, path in (("home", ""), ("question", QUESTIONS[0])):
+        page.goto(seed_url + "zh-Hant/" + path)
+        page.screenshot(path=str(ARTIFACTS / f"zh-Hant-{name}-{width}.png"), full_page=False)
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, name
     page.close()

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from studysite.enrich.convert import convert_text
+from studysite.languages import LANGUAGES
 from tests.sitekit import build_site, serve, settle, wait_for_search, watch_search
 
 PAYLOADS = [
@@ -239,6 +241,15 @@ def _expectations(slugs: dict[int, str]) -> dict[str, list[tuple[str, str]]]:
                 base, index = page.split("#")
                 page = f"{base}{slugs[int(index)]}/"
             pages.setdefault(page, []).extend((row.name, s) for s in strings)
+    # A converted language (繁體中文) shows its source language's pages' strings, converted as the build does.
+    for item in LANGUAGES.items:
+        if item.source == "converted":
+            source_root = LANGUAGES[item.convert_from].root
+            others = tuple(other.root for other in LANGUAGES.extra)
+            for page, wanted in list(pages.items()):
+                if page.startswith(source_root) and not page.startswith(others):
+                    converted = [(name, convert_text(text, item.opencc)) for name, text in wanted]
+                    pages[item.root + page.removeprefix(source_root)] = converted
     return pages
 
 
@@ -280,7 +291,7 @@ def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, browse
     site: Path = hostile_site["site"]  # type: ignore[assignment]
     for built in site.rglob("*.html"):  # every other page too: nothing may run anywhere
         rel = built.relative_to(site).as_posix()
-        if not rel.startswith(("assets/", "en/assets/", "pagefind/")):
+        if not rel.startswith((*(item.root + "assets/" for item in LANGUAGES.items), "pagefind/")):
             pages.setdefault(rel.removesuffix("index.html"), [])
     failures: list[str] = []
     with serve(hostile_site["site"]) as base:  # type: ignore[arg-type]

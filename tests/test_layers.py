@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "studysite"
 
 LAYERS = [
     # Shared by every layer: the typed model, errors, the one writer, forked side
-    # jobs, where the project's own files are, the generator's cache.
-    {"model", "errors", "write", "parallel", "project", "cache"},
+    # jobs, where the project's own files are, the generator's cache, the language table.
+    {"model", "errors", "write", "parallel", "project", "cache", "languages"},
     {"sources", "i18n"},  # files -> typed model; the interface strings are files too (studysite/strings/)
     {"enrich"},  # tags, slugs, links
     {"pages"},  # renderers: (model, language) -> Markdown

@@ -25,6 +25,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 
+from studysite.model import LANGS
 from studysite.site import theme_cache
 from studysite.site.mkdocs_plugin import StudySitePlugin
 from tests.sitekit import FIXTURE_BANKS, ROOT
@@ -83,7 +84,9 @@ def test_bad_extra_qa_leaves_as_a_plugin_error_after_file_line_messages(
         pytest.raises(PluginError, match=r"^1 problem\(s\) in the site configuration$"),
     ):
         StudySitePlugin().on_config(config)
-    assert f"{tmp_path / 'mkdocs.yml'}:{line}: extra.qa.lang: must be one of zh, en (got 'fr')" in caplog.text
+    assert (
+        f"{tmp_path / 'mkdocs.yml'}:{line}: extra.qa.lang: must be one of {', '.join(LANGS)} (got 'fr')" in caplog.text
+    )
 
 
 def test_a_bad_bank_leaves_as_a_plugin_error_and_docs_untouched(
@@ -192,8 +195,9 @@ _QA = """extra:
   qa:
     lang: zh
     languages:
-      - {lang: zh, name: 中文, root: ""}
-      - {lang: en, name: English, root: "en/"}
+      - {lang: zh, name: 中文, root: "", html_lang: zh, hreflang: zh, source: bank}
+      - {lang: en, name: English, root: "en/", html_lang: en, hreflang: en, config: mkdocs.en.yml, source: translation}
+      - {lang: zh-Hant, name: 繁體中文, root: "zh-Hant/", html_lang: zh-TW, hreflang: zh-Hant, config: mkdocs.zh-Hant.yml, source: converted, from: zh, opencc: s2twp}
 """
 
 

@@ -21,6 +21,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from studysite.enrich.convert import convert_text
+from studysite.i18n import STRINGS
+from studysite.languages import LANGUAGES
 from tests.qualitykit import (
     LINKCHECKER,
     PAGES_SITE_URL,
@@ -46,8 +49,16 @@ MARKUP_QUESTION = {
     ),
 }
 REMOVED_SLUG = "ai-infra-3/porting-operators-ampere-architecture-hopper-architecture/"
-SITE_NAME = {"zh": "AI Infra 面试题库", "en": "AI Infra Interview Questions"}
-OG_LOCALE = {"zh": "zh_CN", "en": "en_US"}
+# A converted language's markup question is its source's, converted as the build converts it.
+MARKUP_QUESTION.update(
+    {
+        item.lang: tuple(convert_text(text, item.opencc) for text in MARKUP_QUESTION[item.convert_from])  # type: ignore[misc]
+        for item in LANGUAGES.items
+        if item.source == "converted"
+    }
+)
+SITE_NAME = {"zh": "AI Infra 面试题库", "en": "AI Infra Interview Questions", "zh-Hant": "AI Infra 面試題庫"}
+OG_LOCALE = {item.lang: STRINGS["locale.og"][item.lang] for item in LANGUAGES.items}
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +190,8 @@ class _Traffic:
         return [u for u in self.requests if not re.match(r"(https?://127\.0\.0\.1[:/]|data:|blob:)", u)]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+# The written languages (a converted one loads the same files from its own root).
+@pytest.mark.parametrize("lang", LANGUAGES.written)
 @pytest.mark.parametrize("where", ["pages", "seed"])
 def test_pages_request_nothing_from_other_hosts_and_nothing_fails(
     request: pytest.FixtureRequest, browser: object, lang: str, where: str
@@ -380,11 +392,11 @@ def _answer_text(path: Path) -> str:
 
 
 def _question_pages(site: Path, lang: str) -> list[Path]:
-    folder = site / ("en" if lang == "en" else "") / "ai-infra-3"
+    folder = site / LANGUAGES[lang].root / "ai-infra-3"
     return sorted(p for p in folder.glob("*/index.html") if 'class="qa-answer"' in p.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_question_pages_have_title_description_and_open_graph(pages_site: Path, lang: str) -> None:
     pages = _question_pages(pages_site, lang)
     assert len(pages) == 14
@@ -407,14 +419,14 @@ def test_question_pages_have_title_description_and_open_graph(pages_site: Path, 
         assert head.meta["og:type"] == ["article"]
         assert head.meta["og:url"] == canonical
         assert head.meta["og:locale"] == [OG_LOCALE[lang]]
-        assert head.meta["og:locale:alternate"] == [OG_LOCALE["en" if lang == "zh" else "zh"]]
+        assert head.meta["og:locale:alternate"] == [OG_LOCALE[other] for other in LANGUAGES.codes if other != lang]
         assert head.meta["og:site_name"] == [SITE_NAME[lang]]
         assert head.meta["twitter:card"] == ["summary"]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_markup_in_a_question_stays_text_in_title_description_and_open_graph(pages_site: Path, lang: str) -> None:
-    page = pages_site / ("en/" if lang == "en" else "") / MARKUP_SLUG / "index.html"
+    page = pages_site / LANGUAGES[lang].root / MARKUP_SLUG / "index.html"
     raw = page.read_text(encoding="utf-8")
     question, answer = MARKUP_QUESTION[lang]
     head = _head(page)
@@ -424,9 +436,9 @@ def test_markup_in_a_question_stays_text_in_title_description_and_open_graph(pag
     assert "<script>alert" not in raw and "<b>" not in raw
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_other_pages_have_their_own_title_and_description(pages_site: Path, lang: str) -> None:
-    prefix = pages_site / ("en" if lang == "en" else "")
+    prefix = pages_site / LANGUAGES[lang].root
     descriptions = set()
     for rel, og_type in (("", "website"), ("ai-infra-3/", "website"), ("tags/", "website")):
         head = _head(prefix / rel / "index.html")
@@ -438,7 +450,7 @@ def test_other_pages_have_their_own_title_and_description(pages_site: Path, lang
     assert len(descriptions) == 3
 
 
-def test_sitemap_covers_both_languages_and_matches_hreflang(pages_site: Path) -> None:
+def test_sitemap_covers_every_language_and_matches_hreflang(pages_site: Path) -> None:
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     tree = ET.parse(pages_site / "sitemap.xml")
     entries = {}
@@ -450,8 +462,8 @@ def test_sitemap_covers_both_languages_and_matches_hreflang(pages_site: Path) ->
         p.parent.relative_to(pages_site).as_posix() + "/" for p in _question_pages(pages_site, "zh")
     ]
     assert len(core) == 17
-    for rel in core:  # home, tags, the bank and its 14 questions, in both languages
-        assert PAGES_SITE_URL + rel in entries and PAGES_SITE_URL + "en/" + rel in entries, rel
+    for rel in core:  # home, tags, the bank and its 14 questions, in every language
+        assert all(PAGES_SITE_URL + item.root + rel in entries for item in LANGUAGES.items), rel
     # every page a crawler should find is listed; every listed URL is a built, indexable page
     indexable = set()
     for page in pages_site.rglob("index.html"):
@@ -466,17 +478,17 @@ def test_sitemap_covers_both_languages_and_matches_hreflang(pages_site: Path) ->
         hreflang = {(link["hreflang"], link["href"]) for link in head.links if link.get("hreflang")}
         assert url in entries, f"{url} is not in the sitemap"
         assert hreflang == entries[url], url  # the page's hreflang links are the sitemap's, exactly
-        assert {lang for lang, _ in hreflang} == {"zh", "en", "x-default"}
+        assert {lang for lang, _ in hreflang} == {item.hreflang for item in LANGUAGES.items} | {"x-default"}
         canonical = [link["href"] for link in head.links if link.get("rel") == "canonical"]
         assert canonical == [url]
     assert set(entries) == indexable
-    for lang_prefix in ("", "en/"):  # the removed question's page says noindex and is left out
+    for lang_prefix in (item.root for item in LANGUAGES.items):  # the removed question's page: noindex, left out
         removed = _head(pages_site / lang_prefix / REMOVED_SLUG / "index.html")
         assert removed.meta["robots"] == ["noindex"]
         assert PAGES_SITE_URL + lang_prefix + REMOVED_SLUG not in entries
     robots = (pages_site / "robots.txt").read_text(encoding="utf-8")
     assert f"Sitemap: {PAGES_SITE_URL}sitemap.xml" in robots.splitlines()
-    assert not (pages_site / "en" / "sitemap.xml").exists()
+    assert not any((pages_site / item.root / "sitemap.xml").exists() for item in LANGUAGES.extra)
 
 
 def test_github_pages_subpath_switcher_and_search(browser: object, pages_url: str) -> None:

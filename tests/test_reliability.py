@@ -20,8 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studysite.build import build_site_model, generate, load_sources
+from studysite.enrich.convert import convert_text
 from studysite.errors import BuildError, Problems
-from studysite.model import Bank, BankInfo, ListBlock, Site
+from studysite.languages import LANGUAGES, Language
+from studysite.model import LANGS, Bank, BankInfo, ListBlock, Site
 from studysite.site import verify
 from studysite.site.verify import check_built_site
 from studysite.sources.parse import parse_text
@@ -97,6 +99,23 @@ def test_verify_names_file_and_line_of_a_dropped_line(seed_copy: tuple) -> None:
     problems = check_built_site(sources.banks, site, site_dir)
     assert [(p.line, p.message.split(" page")[0]) for p in problems] == [(number, "line not visible on its built")]
     assert str(problems[0]).startswith(f"{banks / 'ai-infra-3.txt'}:{number}: line not visible")
+
+
+def test_verify_checks_the_converted_pages_against_the_converted_bank_lines(seed_copy: tuple) -> None:
+    """繁體中文 pages hold each bank line converted (site/verify.py converts the file's lines itself): a
+    line the Traditional page lost, or left unconverted, is named by the Chinese bank's FILE:LINE."""
+    site_dir, banks, sources, site = seed_copy
+    item = next(item for item in LANGUAGES.items if item.source == "converted")
+    number, _ = _seed_line("PagedAttention减少内存碎片")
+    page = _question_page(site_dir, site, "Prefill和Decode阶段", item.root)
+    text = page.read_text(encoding="utf-8")
+    converted = convert_text("减少内存碎片", item.opencc)
+    assert converted != "减少内存碎片" and converted in text  # 減少記憶體碎片
+    page.write_text(text.replace(converted, "减少内存碎片", 1), encoding="utf-8")  # back to Simplified
+    problems = check_built_site(sources.banks, site, site_dir)
+    assert [p.line for p in problems] == [number], problems
+    assert str(problems[0]).startswith(f"{banks / 'ai-infra-3.txt'}:{number}: line not visible"), problems
+    assert f"{item.root}ai-infra-3/" in problems[0].message
 
 
 def test_verify_catches_a_dropped_title_question_and_page(seed_copy: tuple) -> None:
@@ -299,8 +318,13 @@ def test_verify_counts_repeated_and_contained_lines(tmp_path: Path, seed_site: P
         out = tmp_path / f"without-{blamed}"
         _hand_built_pages(bank, ("q",), seed_site, out, drop=dropped)
         problems = check_built_site(((bank, None),), site, out)
-        # once per language: the untranslated bank's Chinese is on the English page too
-        assert [(p.line, p.excerpt) for p in problems] == [(blamed, dropped)] * 2, problems
+        # once per language: the untranslated bank's Chinese is on the English page too, and a
+        # converted language's check names the line as converted
+        want = [
+            (blamed, convert_text(dropped, item.opencc) if item.source == "converted" else dropped)
+            for item in LANGUAGES.items
+        ]
+        assert sorted((p.line, p.excerpt) for p in problems) == sorted(want), problems
         assert all(p.message.startswith("line not visible on its built page") and times in p.message for p in problems)
 
 
@@ -315,30 +339,35 @@ def _one_bank_site(bank: Bank, slugs: tuple[str, ...]) -> Site:
 
 
 def _hand_built_pages(bank: Bank, slugs: tuple[str, ...], seed_site: Path, out: Path, drop: str = "") -> None:
-    """Pages of the seed's size for `bank` in both languages, each block a `<p>` or `<li>`; the last block
+    """Pages of the seed's size for `bank` in every language, each block a `<p>` or `<li>`; the last block
     whose text is `drop` is left out (the sabotage a renderer could do)."""
     template = next((seed_site / "ai-infra-3").glob("*/index.html")).read_text(encoding="utf-8")
     head, _, rest = template.partition("<h1")
     rest = rest.partition("</h1>")[2]
     middle, _, rest = rest.partition('<div class="qa-answer"')
     tail = rest.partition("</div>")[2]
-    for prefix in ("", "en/"):
+    for item in LANGUAGES.items:  # a converted language's pages hold the text converted, as the build writes it
+        prefix = item.root
+
+        def conv(text: str, item: Language = item) -> str:
+            return convert_text(text, item.opencc) if item.source == "converted" else text
+
         (out / prefix / bank.id).mkdir(parents=True)
         (out / prefix / bank.id / "index.html").write_text(
-            f"{head}<h1>{bank.title}</h1>{middle}{tail}", encoding="utf-8"
+            f"{head}<h1>{conv(bank.title)}</h1>{middle}{tail}", encoding="utf-8"
         )
         for q, slug in zip(bank.questions, slugs, strict=True):
             body: list[str] = []
             for b in q.blocks:
                 if isinstance(b, ListBlock):
-                    body += ["<ul>", *(f"<li>{html.escape(i.text)}</li>" for i in b.items), "</ul>"]
+                    body += ["<ul>", *(f"<li>{html.escape(conv(i.text))}</li>" for i in b.items), "</ul>"]
                 else:
-                    body.append(f"<p>{html.escape(b.text)}</p>")
+                    body.append(f"<p>{html.escape(conv(b.text))}</p>")
             if drop:
-                last = max(i for i, part in enumerate(body) if html.unescape(re.sub("<[^>]*>", "", part)) == drop)
+                last = max(i for i, part in enumerate(body) if html.unescape(re.sub("<[^>]*>", "", part)) == conv(drop))
                 del body[last]
             page = (
-                f'{head}<h1 id="x">{html.escape(q.text)}</h1>{middle}'
+                f'{head}<h1 id="x">{html.escape(conv(q.text))}</h1>{middle}'
                 f'<div class="qa-answer" id="qa-answer" data-qa-slug="{slug}">{"".join(body)}</div>{tail}'
             )
             (out / prefix / bank.id / slug).mkdir()
@@ -425,7 +454,7 @@ def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     result = generate(banks, tmp_path / "out" / "docs")
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
     # the cache's shards have fixed names (studysite/cache.py): nothing of the input names a file there
-    cache = {f"out/.docs.cache/{name}.pickle" for name in ("model", "pages-zh", "pages-en")}
+    cache = {f"out/.docs.cache/{name}.pickle" for name in ("model", *(f"pages-{lang}" for lang in LANGS))}
     assert all(p.startswith(("banks/", "out/docs/", "out/.docs.lock")) or p in cache for p in written), written
     assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}
 
@@ -538,6 +567,8 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> di
 
 def test_two_builds_of_the_same_input_are_byte_identical(interrupted: dict) -> None:
     """The undisturbed reference build and the final build (other folder, other entry point) match byte for byte."""
+    # every language's pages are among what is compared (繁體中文 too)
+    assert all((interrupted["reference"] / item.root / "index.html").is_file() for item in LANGUAGES.items)
     differ = differing_files(interrupted["reference"], interrupted["work"] / "site")
     assert differ == [], f"files that differ between two builds of the same input: {differ[:20]}"
     assert tree_digest(interrupted["reference"].parent / "docs") == interrupted["new"]["docs"]
@@ -600,8 +631,9 @@ def _line_of(path: Path, needle: str) -> int:
 @pytest.mark.parametrize(
     ("file", "old", "new", "field"),
     [
-        ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en (got 'fr')"),
-        ("mkdocs.yml", 'root: "en/"}', 'root: "../x"}', "extra.qa.languages[1].root: must be"),
+        ("mkdocs.yml", "    lang: zh", "    lang: fr", "extra.qa.lang: must be one of zh, en, zh-Hant (got 'fr')"),
+        ("mkdocs.yml", 'root: "en/",', 'root: "../x",', "extra.qa.languages[1].root: must be"),
+        ("mkdocs.yml", "source: translation}", "source: copied}", "extra.qa.languages[1].source: must be one of"),
         (
             "mkdocs.yml",
             "{lang: en, name: English,",
@@ -614,7 +646,7 @@ def _line_of(path: Path, needle: str) -> int:
             'repo_url: "javascript:alert(1)"',
             "extra.qa.repo_url: must be",
         ),
-        ("mkdocs.en.yml", "    lang: en", "    lang: 42", "extra.qa.lang: must be one of zh, en (got 42)"),
+        ("mkdocs.en.yml", "    lang: en", "    lang: 42", "extra.qa.lang: must be one of zh, en, zh-Hant (got 42)"),
     ],
 )
 def test_bad_site_config_names_file_line_and_field(tmp_path: Path, file: str, old: str, new: str, field: str) -> None:

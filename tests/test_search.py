@@ -19,7 +19,9 @@ import pytest
 import yaml
 
 from studysite.build import build_site_model, load_sources
+from studysite.enrich.convert import convert_text
 from studysite.errors import Problems
+from studysite.languages import LANGUAGES
 from studysite.site.search_terms import search_terms
 from tests.qualitykit import AXE, serve_pages
 from tests.sitekit import (
@@ -33,8 +35,24 @@ from tests.sitekit import (
     watch_search,
 )
 
+
+def _converted(case: dict[str, Any], config: str) -> dict[str, Any]:
+    out = {**case, "query": convert_text(case["query"], config)}
+    if "contains" in case:
+        out["contains"] = [convert_text(word, config) for word in case["contains"]]
+    return out
+
+
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))
-PREFIX = {"zh": "", "en": "en/"}
+# A converted language (繁體中文) is searched with its source's queries, converted as its pages are.
+QUERIES.update(
+    {
+        item.lang: [_converted(case, item.opencc) for case in QUERIES[item.convert_from]]
+        for item in LANGUAGES.items
+        if item.source == "converted"
+    }
+)
+PREFIX = {item.lang: item.root for item in LANGUAGES.items}
 QUESTION = "ai-infra-3/two-batch-overlap/"
 NewPage = Callable[..., Any]
 """new_page(width=1280, scheme="light"): a page in a fresh browser context."""
@@ -87,7 +105,7 @@ _TYPE = """(query) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_queries_find_their_questions(seed_url: str, new_page: NewPage, page_text: dict[str, str], lang: str) -> None:
     """Every query of tests/search_queries.yml, typed in turn into one search box of its language (the
     first one into a box never opened, so it waits for Pagefind and the index to load): its question
@@ -110,11 +128,16 @@ def test_queries_find_their_questions(seed_url: str, new_page: NewPage, page_tex
             words = [w.lower() for w in case["contains"]]
             if not [link for link in top3 if all(w in page_text[link].lower() for w in words)]:
                 failures.append(f"{case['query']!r}: no page with all of {words} in top 3: {top3}")
-        # Only this language's pages: the Chinese index under /, the English one under /en/.
-        foreign = [link for link in links if link.startswith("/en/") != (lang == "en")]
+        # Only this language's pages: the Chinese index under /, the others under their roots.
+        foreign = [link for link in links if _lang_of(link) != lang]
         if foreign:
             failures.append(f"{case['query']!r}: pages of the other language listed: {foreign}")
     assert QUERIES[lang] and not failures, "\n".join(failures)
+
+
+def _lang_of(link: str) -> str:
+    """The language whose root a result's path is under."""
+    return next((item.lang for item in LANGUAGES.extra if link.startswith("/" + item.root)), LANGUAGES.main.lang)
 
 
 @pytest.mark.parametrize("path", ["", QUESTION, "en/", "en/" + QUESTION])

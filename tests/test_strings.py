@@ -37,7 +37,11 @@ def test_every_language_has_a_catalogue_with_the_same_keys_and_placeholders() ->
 
 
 def test_python_reads_the_catalogues() -> None:
-    assert STRINGS["home.title"] == {"zh": "AI Infra 面试题库", "en": "AI Infra Interview Questions"}
+    assert STRINGS["home.title"] == {
+        "zh": "AI Infra 面试题库",
+        "en": "AI Infra Interview Questions",
+        "zh-Hant": "AI Infra 面試題庫",
+    }
     assert t("glossary.count", "en", n=3, total=9) == "3 of 9 terms"
     assert t("print.part", "zh", n=1, total=2) == "第 1 / 2 部分"
     # the 404 page's texts, as its template reads them (the plugin passes catalogues() as qa_strings)

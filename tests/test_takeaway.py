@@ -26,6 +26,7 @@ import pytest
 
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import Problems
+from studysite.languages import LANGUAGES
 from studysite.model import LeadIn, ListBlock, ListItem, Question, Site
 from studysite.pages import downloads
 from studysite.sources.glossary import load_glossary, tooltip
@@ -116,25 +117,34 @@ def seed_decks(tmp_path_factory: pytest.TempPathFactory, seed_model: Site) -> Pa
     return out
 
 
-def test_every_bank_and_tag_gets_decks_in_three_variants_and_a_csv(seed_model: Site, seed_decks: Path) -> None:
+def test_every_bank_and_tag_gets_decks_in_every_variant_and_a_csv(seed_model: Site, seed_decks: Path) -> None:
     written = sorted(p.relative_to(seed_decks).as_posix() for p in seed_decks.rglob("*") if p.is_file())
     tags = [tag.id for tag in seed_model.tags if any(tag.id in e.tags for e in seed_model.entries.values())]
-    expected = [downloads.bank_deck("ai-infra-3", v) for v in ("zh", "en", "zh-en")] + ["downloads/ai-infra-3.csv"]
+    # each language alone, and each non-translation language with the English below it
+    assert downloads.VARIANTS == ("zh", "en", "zh-Hant", "zh-en", "zh-Hant-en")
+    expected = [downloads.bank_deck("ai-infra-3", v) for v in downloads.VARIANTS] + ["downloads/ai-infra-3.csv"]
     for tag_id in tags:
-        expected += [downloads.tag_deck(tag_id, v) for v in ("zh", "en", "zh-en")] + [downloads.tag_csv(tag_id)]
+        expected += [downloads.tag_deck(tag_id, v) for v in downloads.VARIANTS] + [downloads.tag_csv(tag_id)]
     assert written == sorted(expected)
     assert len(tags) == 12  # the seed now also has serving, MoE and post-training questions
 
 
-@pytest.mark.parametrize("variant", ["zh", "en", "zh-en"])
+@pytest.mark.parametrize("variant", downloads.VARIANTS)
 def test_bank_deck_notes_fields_tags_and_guids(seed_model: Site, seed_decks: Path, variant: str) -> None:
     deck = read_apkg(seed_decks / downloads.bank_deck("ai-infra-3", variant))
     bank = seed_model.banks[0]
     assert len(deck.notes) == 14
     assert deck.model_ids == (note_model().model_id,)
     assert deck.deck_ids == (stable_id(f"deck bank:ai-infra-3 {variant}"),)
-    top = {"zh": "AI Infra 面试题库", "en": "AI Infra Interview Questions", "zh-en": "AI Infra 面试题库（中英双语）"}
-    title = bank.titles["en" if variant == "en" else "zh"]
+    top = {
+        "zh": "AI Infra 面试题库",
+        "en": "AI Infra Interview Questions",
+        "zh-Hant": "AI Infra 面試題庫",
+        "zh-en": "AI Infra 面试题库（中英双语）",
+        "zh-Hant-en": "AI Infra 面試題庫（中英雙語）",
+    }
+    label_lang = downloads.BILINGUAL[variant][0] if variant in downloads.BILINGUAL else variant
+    title = bank.titles[label_lang]
     assert deck.deck_names == (f"{top[variant]}::{title}",)
     for position, slug in enumerate(bank.slugs):
         entry = seed_model.entries[slug]
@@ -143,7 +153,7 @@ def test_bank_deck_notes_fields_tags_and_guids(seed_model: Site, seed_decks: Pat
         question, answer, tag_field, source = note.fields
         assert note.tags == frozenset(entry.tags)  # ASCII tag ids
         assert deck.due[guid] == position  # new cards come in bank order
-        langs = ["zh", "en"] if variant == "zh-en" else [variant]
+        langs = list(downloads.BILINGUAL.get(variant, (variant,)))
         for lang in langs:
             q = entry.text[lang]
             assert f">{html.escape(q.text)}</div>" in question
@@ -151,12 +161,13 @@ def test_bank_deck_notes_fields_tags_and_guids(seed_model: Site, seed_decks: Pat
                 texts = [i.text for i in block.items] if isinstance(block, ListBlock) else [block.text]
                 for text in texts:
                     assert html.escape(text) in answer, (variant, slug, text)
-            url = f"{SITE_URL}{'en/' if lang == 'en' else ''}ai-infra-3/{slug}/"
+            url = f"{SITE_URL}{LANGUAGES[lang].root}ai-infra-3/{slug}/"
             assert f'href="{url}"' in source
-        if variant == "zh-en":
-            assert answer.index('lang="zh"') < answer.index('<hr class="qa-sep">') < answer.index('lang="en"')
-        label = "Tags: " if variant == "en" else "标签："
-        names = {t.id: t.name("en" if variant == "en" else "zh") for t in seed_model.tags}
+        if variant in downloads.BILINGUAL:
+            first = f'lang="{LANGUAGES[langs[0]].html_lang}"'
+            assert answer.index(first) < answer.index('<hr class="qa-sep">') < answer.index('lang="en"')
+        label = {"zh": "标签：", "en": "Tags: ", "zh-Hant": "標籤："}[label_lang]
+        names = {t.id: t.name(label_lang) for t in seed_model.tags}
         assert tag_field == html.escape(label + " · ".join(names[t] for t in entry.tags))  # fields are HTML
 
 

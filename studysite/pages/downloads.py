@@ -11,12 +11,34 @@ import html
 from collections.abc import Iterable
 
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import BankInfo, Lang, Tag
 
 FOLDER = "downloads"
 """Folder at the site root that holds every deck and CSV file."""
-VARIANTS: tuple[str, ...] = ("zh", "en", "zh-en")
-"""Deck variants: Chinese, English, and bilingual (Chinese first, English below)."""
+
+
+def _variants() -> tuple[tuple[str, ...], dict[str, tuple[str, str]]]:
+    """Every language alone, then each non-translation language with the translation below it."""
+    single = LANGUAGES.codes
+    t_lang = LANGUAGES.translation_code or ""
+    pairs = {f"{b}-{t_lang}": (b, t_lang) for b in single if t_lang and b != t_lang}
+    return (*single, *pairs), pairs
+
+
+VARIANTS, BILINGUAL = _variants()
+"""Deck variants: each language alone, and bilingual ones (`zh-en`: the Chinese first, English below);
+BILINGUAL maps a bilingual variant to its two languages."""
+
+
+def page_variants(lang: Lang) -> tuple[str, ...]:
+    """The decks a page of `lang` offers: its own language (the banks' on the translation's pages), the
+    translation, and the two together (zh and en pages: zh, en, zh-en; zh-Hant pages: zh-Hant, en, zh-Hant-en)."""
+    first = LANGUAGES.bank.lang if lang == LANGUAGES.translation_code else lang
+    second = LANGUAGES.translation_code
+    return (first, second, f"{first}-{second}") if second and second != first else (first,)
+
+
 PDF_ATTR = "data-qa-pdf"
 """Attribute that holds a PDF's address until scripts/build_pdf.py has built it and turns it into `href`
 (and adds `download`, which HTML allows only beside an `href`)."""
@@ -54,7 +76,7 @@ def bank_block(bank: BankInfo, lang: Lang, root: str, bank_href: str) -> str:
     `bank_href` to the bank's page, both relative to the page the block is on."""
     decks = _join(
         _link(root + bank_deck(bank.id, v), t(f"downloads.variant.{v}", lang), download=True, hreflang=v)
-        for v in VARIANTS
+        for v in page_variants(lang)
     )
     csv = _link(root + bank_csv(bank.id), t("downloads.csv.link", lang), download=True)
     pdf = root + bank_pdf(bank.id, lang)
@@ -78,7 +100,7 @@ def tag_block(tags: Iterable[tuple[Tag, int]], lang: Lang, root: str) -> str:
     for tag, count in tags:
         decks = _join(
             _link(root + tag_deck(tag.id, v), t(f"downloads.variant.{v}", lang), download=True, hreflang=v)
-            for v in VARIANTS
+            for v in page_variants(lang)
         )
         csv = _link(root + tag_csv(tag.id), "CSV", download=True)
         n = t("home.count.one" if count == 1 else "home.count", lang, n=count)
@@ -117,5 +139,5 @@ def _join(links: Iterable[str]) -> str:
     return " · ".join(links)
 
 
-_LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {"zh": "", "en": "../"}
-_HREFLANG = {"zh": "zh", "en": "en"}
+_LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {item.lang: "../" * item.root.count("/") for item in LANGUAGES.items}
+_HREFLANG = {item.lang: item.hreflang for item in LANGUAGES.items}

@@ -13,7 +13,8 @@ from itertools import groupby
 from pypinyin import Style, lazy_pinyin
 
 from ..i18n import t
-from ..model import LANGS, GlossaryTerm, Lang, Site
+from ..languages import LANGUAGES
+from ..model import GlossaryTerm, Lang, Site
 from ..sources.glossary import term_uses
 from .listings import PREVIEW, term_pages, term_preview
 from .render import _front_matter, md_text
@@ -31,7 +32,7 @@ def glossary_uses(site: Site, lang: Lang) -> dict[str, tuple[str, ...]]:
 def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | None = None) -> str:
     """Terms by jump-list group, then name; each an `h2` whose anchor is the term id (`glossary/#kv-cache`).
     `uses`: glossary_uses (computed here when not given)."""
-    others = [other for other in LANGS if other != lang]
+    others = [LANGUAGES.beside(lang)]
     uses = glossary_uses(site, lang) if uses is None else uses
     n = len(site.glossary)
     # No table of contents: Material writes it twice (sidebar and phone menu), a link per term, 24 KB of
@@ -86,7 +87,7 @@ def jump_key(term: GlossaryTerm, lang: Lang) -> str:
     first character (Chinese; a name that starts with a Latin letter, such as "KV Cache", by that letter);
     "#" for a digit or anything else."""
     first = term.names[lang].strip()[:1]
-    if lang == "zh" and first and not first.isascii():
+    if LANGUAGES.base(lang) == _PINYIN and first and not first.isascii():
         first = lazy_pinyin(first, style=Style.FIRST_LETTER, errors="ignore")[0][:1] if first else ""
     first = first.upper()
     return first if "A" <= first <= "Z" else "#"
@@ -94,7 +95,11 @@ def jump_key(term: GlossaryTerm, lang: Lang) -> str:
 
 def _sort_name(term: GlossaryTerm, lang: Lang) -> str:
     name = term.names[lang]
-    return " ".join(lazy_pinyin(name)).casefold() if lang == "zh" else name.casefold()
+    return " ".join(lazy_pinyin(name)).casefold() if LANGUAGES.base(lang) == _PINYIN else name.casefold()
+
+
+_PINYIN = LANGUAGES.bank.lang
+"""Names in the banks' language (Chinese) and its conversions sort and group by their pinyin."""
 
 
 def _group_id(key: str) -> str:

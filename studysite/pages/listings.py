@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import BankInfo, Entry, Lang, Site, Tag
 from . import downloads
 from .offline_control import offline_control
@@ -67,7 +68,7 @@ def bank_pages(site: Site, bank: BankInfo, lang: Lang) -> Iterator[tuple[str, st
     intro = t("bank.intro", lang, n=n)
     for k, page in enumerate(pages, start=1):
         extra = [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank.id}"></div>', ""]
-        if lang == "en" and not bank.translated:
+        if lang == LANGUAGES.translation_code and not bank.translated:
             extra += ['<p class="qa-untranslated">' + _esc(t("question.untranslated", lang)) + "</p>", ""]
         tail: list[str] = []
         if k == 1:

@@ -17,7 +17,8 @@ import html
 from collections.abc import Iterator
 
 from ..i18n import t
-from ..model import LANGS, BankInfo, Block, Entry, Lang, ListBlock, Site
+from ..languages import LANGUAGES
+from ..model import BankInfo, Block, Entry, Lang, ListBlock, Site
 from ..sources.notes import note_html
 from . import downloads, listings
 from .render import Page, _front_matter, answer_blocks_html, bilingual_source, bilingual_toggle
@@ -103,7 +104,9 @@ def print_page(site: Site, bank_id: str, lang: Lang, parts: list[list[str]] | No
     for n, slug in enumerate(slugs, start=first):
         entry = site.entries[slug]
         q = entry.text[lang]
-        shown_in = "" if entry.translated or lang == "zh" else ' lang="zh"'
+        shown_in = (
+            "" if entry.translated or lang != LANGUAGES.translation_code else f' lang="{LANGUAGES.bank.html_lang}"'
+        )
         out.append(f'<section class="qa-print__q" id="q-{n}" data-qa-slug="{slug}"{shown_in}>')
         out.append(f'<h2 class="qa-print__title"><span class="qa-print__num">{n}.</span> {html.escape(q.text)}</h2>')
         if entry.tags:
@@ -136,7 +139,8 @@ def _part_pages(bank_id: str, total: int) -> list[listings.ListPage]:
 def _weight(entry: Entry) -> int:
     """What a question adds to a part: its text in both languages, its note, and its blocks' markup."""
     size = 0
-    for lang in LANGS if entry.translated else LANGS[:1]:  # untranslated, both sides show the Chinese once
+    # the written languages (converted ones split where their source does); untranslated, the Chinese once
+    for lang in LANGUAGES.written if entry.translated else LANGUAGES.written[:1]:
         q = entry.text[lang]
         size += len(q.text.encode()) + sum(_block_bytes(block) for block in q.blocks)
         if entry.notes is not None:

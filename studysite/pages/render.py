@@ -21,6 +21,7 @@ from .. import cache
 from ..cache import MISSING, Memo
 from ..enrich.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
 from ..sources.glossary import TermFinder, term_finder, text_lang, tooltip
 from ..sources.notes import note_html
@@ -222,13 +223,18 @@ def question_page(
         },
     )
     lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
-    if lang == "en" and not entry.translated:
-        lines += ['<p class="qa-untranslated" lang="en">' + escape(t("question.untranslated", lang)) + "</p>", ""]
+    if lang == _TRANSLATION and not entry.translated:
+        lines += [
+            f'<p class="qa-untranslated" lang="{_HTML_LANG[lang]}">'
+            + escape(t("question.untranslated", lang))
+            + "</p>",
+            "",
+        ]
     links = {
         term: f"../../{site.entries[slug].path[:-3]}/"
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
-    shown_in: Lang | None = "zh" if lang == "en" and not entry.translated else None
+    shown_in: Lang | None = _BANK if lang == _TRANSLATION and not entry.translated else None
     if site.glossary and finder is None:
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None
@@ -309,7 +315,7 @@ def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
 
     An untranslated question ships a notice instead (on English pages the Chinese is already shown).
     """
-    other: Lang = "en" if lang == "zh" else "zh"
+    other: Lang = LANGUAGES.beside(lang)
     attrs = f'class="qa-bi-source" hidden data-pagefind-ignore="all" data-qa-bi-for="{answer_id}"'
     if not entry.translated:
         note = escape(t("bilingual.missing", lang))
@@ -705,21 +711,21 @@ def _tag_downloads(site: Site, lang: Lang) -> list[str]:
 def _source_file(bank: BankInfo, lang: Lang, entry: Entry | None = None) -> str:
     """The bank file a `lang` page shows, as a path in the repository (untranslated: the Chinese one)."""
     if entry is not None and not entry.translated:
-        lang = "zh"
-    return "banks/" + os.path.basename(bank.source.get(lang, bank.source["zh"]))
+        lang = _BANK
+    return "banks/" + os.path.basename(bank.source.get(lang, bank.source[_BANK]))
 
 
 def _after_answer(entry: Entry, lang: Lang) -> list[str]:
     """Below the answer, outside the bank's text: the current Chinese when the English is stale, and
     our editor's note. Both carry `qa-with-answer`, which quiz mode hides with the answer."""
     out = []
-    if lang == "en" and entry.stale:
-        zh = entry.text["zh"]
+    if lang == _TRANSLATION and entry.stale:
+        zh = entry.text[_BANK]
         out += [
             '<div class="qa-stale qa-with-answer" data-pagefind-ignore="all">'
-            f'<p class="qa-stale__notice" lang="en">{escape(t("translation.stale", lang))}</p>'
+            f'<p class="qa-stale__notice" lang="{_HTML_LANG[lang]}">{escape(t("translation.stale", lang))}</p>'
             f'<p class="qa-stale__label">{escape(t("translation.current", lang))}</p>'
-            f'<div class="qa-stale__zh" lang="zh"><p class="qa-stale__q">{escape(zh.text)}</p>'
+            f'<div class="qa-stale__zh" lang="{_HTML_LANG[_BANK]}"><p class="qa-stale__q">{escape(zh.text)}</p>'
             + "".join(answer_blocks_html(zh))
             + "</div></div>",
             "",
@@ -802,7 +808,11 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
 
 _JSON = json.JSONEncoder(ensure_ascii=False).encode
 """json.dumps(value, ensure_ascii=False) without building an encoder per call."""
-_HTML_LANG = {"zh": "zh", "en": "en"}
+_HTML_LANG = {item.lang: item.html_lang for item in LANGUAGES.items}
+_BANK = LANGUAGES.bank.lang
+"""The language the banks are written in."""
+_TRANSLATION = LANGUAGES.translation.lang if LANGUAGES.translation else None
+"""The language with its own translated files (its pages say when a question is not translated yet)."""
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 """A linked term must not continue into one of these (it would be part of a longer name)."""
 _SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")

@@ -78,7 +78,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         qa = config.extra["qa"]
         docs_root = Path(config.docs_dir)
         # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
-        if qa["lang"] == "zh" and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
+        if _is_main(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
             banks = Path(os.environ.get(BANKS_ENV) or self.config.banks)
             session.repo_url = qa.get("repo_url") or ""
             session.site_url = config.site_url or ""
@@ -125,38 +125,38 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         session = self.session
         # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
-        # in process): the English site builds in a child process alongside this one.
-        if config.extra["qa"]["lang"] == "zh" and not (session.dirty and session.finished_once):
-            site_finish.step("MkDocs renders the Chinese pages, a child process the English ones")
-            session.english = site_finish.EnglishBuild(config)
+        # in process): every other language builds in a child process alongside this one.
+        if _is_main(config) and not (session.dirty and session.finished_once):
+            site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
+            session.others = site_finish.OtherBuilds(config)
 
     def on_build_error(self, *, error: Exception) -> None:
-        english, self.session.english = self.session.english, None
-        if english is not None:
-            english.cancel()
+        others, self.session.others = self.session.others, None
+        if others is not None:
+            others.cancel()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if config.extra["qa"]["lang"] != "zh":
+        if not _is_main(config):
             return
         session = self.session
-        site_finish.step("Chinese pages written")
+        site_finish.step("main language's pages written")
         site_dir, generated = Path(config.site_dir), session.generated
-        english, session.english = session.english, None
+        others, session.others = session.others, None
         downloads = None
-        if english is not None:
-            # The English build in its child process usually has a while to go: the decks (from the site
-            # model, not from pages) use this process's core meanwhile.
-            if generated is not None and english.running() and self.config.finish == "all":
+        if others is not None:
+            # The other builds in their child processes usually have a while to go: the decks (from the
+            # site model, not from pages) use this process's core meanwhile.
+            if generated is not None and others.running() and self.config.finish == "all":
                 downloads = site_finish.start_downloads(site_dir, config, generated, fork=True)
             try:
-                english.finish()
+                others.finish()
             except BaseException:
                 if downloads is not None:
                     downloads.cancel()
                 raise
-            site_finish.step("English pages in place")
+            site_finish.step("other languages' pages in place")
         else:
-            site_finish.build_english(config, dirty=session.dirty)
+            site_finish.build_others(config, dirty=session.dirty)
         # The front-end bundles into each language's folder (both are in place now); ~0.1 s, and before
         # finish_site, whose offline step hashes every file.
         write_bundles([site_dir / item["root"] for item in config.extra["qa"]["languages"]])
@@ -224,6 +224,11 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                 log.info("studysite: search index, downloads and offline files updated")
             except BaseException as exc:  # a serve session survives this; the next save retries
                 log.error("studysite: finishing the site failed: %s", exc)
+
+
+def _is_main(config: MkDocsConfig) -> bool:
+    """Whether this is the build of the language at the site root (the one that builds the others)."""
+    return bool(config.extra["qa"]["lang"] == site_finish.languages_of(config).main.lang)
 
 
 def _read_nav(nav_file: Path) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 
 from ..build import Result
-from .site_finish import EnglishBuild
+from .site_finish import OtherBuilds
 
 Fingerprint = tuple[str, str, tuple[tuple[str, int, int], ...]]
 """The generated docs folder, the repository URL, and the name, size and modification time of each bank input file."""
@@ -44,8 +44,8 @@ class Session:
     """Under `mkdocs serve`: the watchdog observer that regenerates docs/ when a bank changes."""
     finished_once: bool = False
     """A whole site has been finished (search, downloads, offline files) in this process."""
-    english: EnglishBuild | None = None
-    """The English build running in a child process during the Chinese one (on_pre_build to on_post_build)."""
+    others: OtherBuilds | None = None
+    """The other languages' builds running in child processes during the main one (on_pre_build to on_post_build)."""
     theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
     """Under `mkdocs serve`: the theme's file list per theme (studysite/site/theme_cache.py)."""
     templates: jinja2.BytecodeCache | None = None

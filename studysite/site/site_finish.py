@@ -1,4 +1,4 @@
-"""What happens around MkDocs' own build: per-page language links, the English build, search index, sitemap."""
+"""What happens around MkDocs' own build: per-page language links, the other languages' builds, search index, sitemap."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from mkdocs.exceptions import PluginError
 
 from .. import parallel
 from ..i18n import STRINGS, catalogues
+from ..languages import Language, Languages, from_table
 from ..project import ROOT
 from .bundles import page_scripts
 
@@ -46,6 +47,8 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
     context["qa_alternates"] = [
         {
             "lang": lang["lang"],
+            "html_lang": lang["html_lang"],
+            "hreflang": lang["hreflang"],
             "name": lang["name"],
             "absolute": site_root + lang["root"] + page.url,
             # relative to this page: up to this language's root, up to the site root, down again
@@ -64,53 +67,61 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
     }
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [
-        {"name": a["name"], "lang": a["lang"], "link": a["absolute"]} for a in context["qa_alternates"]
+        {"name": a["name"], "lang": a["hreflang"], "link": a["absolute"]} for a in context["qa_alternates"]
     ]
 
 
-def build_english(config: Any, dirty: bool) -> None:
-    """Build mkdocs.en.yml into <site_dir>/en with the same strictness, in this process."""
-    _build_english(*_english_args(config), dirty=dirty)
+def languages_of(config: Any) -> Languages:
+    """The language table of a loaded, checked config (siteconfig.check_qa)."""
+    return from_table(config.extra["qa"]["languages"])
 
 
-def _english_args(config: Any) -> tuple[str, str, str, bool]:
-    en_file = Path(config.config_file_path).with_name("mkdocs.en.yml")
-    site_url = config.site_url and config.site_url.rstrip("/") + "/en/"
-    return str(en_file), str(Path(config.site_dir) / "en"), site_url or "", bool(config.strict)
+def build_others(config: Any, dirty: bool) -> None:
+    """Build every other language's config into <site_dir>/<root> with the same strictness, in this process."""
+    for item in languages_of(config).extra:
+        _build_language(*_language_args(config, item), dirty=dirty)
 
 
-def _build_english(en_file: str, site_dir: str, site_url: str, strict: bool, dirty: bool) -> None:
+def _language_args(config: Any, item: Language) -> tuple[str, str, str, bool]:
+    conf = Path(config.config_file_path).with_name(item.config)
+    site_url = config.site_url and config.site_url.rstrip("/") + "/" + item.root
+    return str(conf), str(Path(config.site_dir) / item.root.rstrip("/")), site_url or "", bool(config.strict)
+
+
+def _build_language(conf_file: str, site_dir: str, site_url: str, strict: bool, dirty: bool) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    en = load_config(en_file, site_dir=site_dir, site_url=site_url or None, strict=strict)
-    en.plugins.on_startup(command="build", dirty=dirty)
+    conf = load_config(conf_file, site_dir=site_dir, site_url=site_url or None, strict=strict)
+    conf.plugins.on_startup(command="build", dirty=dirty)
     try:
-        build(en, dirty=dirty)
+        build(conf, dirty=dirty)
     finally:
-        en.plugins.on_shutdown()
+        conf.plugins.on_shutdown()
 
 
-class EnglishBuild:
-    """The English site, built by a child process while MkDocs builds the Chinese one.
+class LanguageBuild:
+    """One other language's site, built by a child process while MkDocs builds the main one.
 
-    The two builds are independent (each language has its own docs folder, generated before either
-    starts), and MkDocs renders on one core: side by side they take about the time of the longer one.
-    MkDocs empties the site folder after `on_pre_build` but leaves its hidden entries alone, so the
-    child writes into <site_dir>/.en-build and `finish` moves that to <site_dir>/en once the Chinese
-    pages are written. A killed build's leftover goes with its site folder (`make site` stages the
-    whole site and cleans up killed stagings) or is removed by the next build here.
+    The builds are independent (each language has its own docs folder, generated before any starts),
+    and MkDocs renders on one core: side by side they take about the time of the longest one on
+    enough cores. MkDocs empties the site folder after `on_pre_build` but leaves its hidden entries
+    alone, so the child writes into <site_dir>/.<lang>-build and `finish` moves that to
+    <site_dir>/<root> once the main pages are written. A killed build's leftover goes with its site
+    folder (`make site` stages the whole site and cleans up killed stagings) or is removed by the
+    next build here.
     """
 
-    def __init__(self, config: Any) -> None:
-        en_file, site_dir, site_url, strict = _english_args(config)
+    def __init__(self, config: Any, item: Language) -> None:
+        conf_file, site_dir, site_url, strict = _language_args(config, item)
+        self.item = item
         self.final = Path(site_dir)
-        self.scratch = self.final.with_name(".en-build")
+        self.scratch = self.final.with_name(f".{item.lang}-build")
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
         # The same Python: it imports the installed package and finds the plugin by its entry point, as MkDocs here did.
-        code = "import sys, studysite.site.site_finish as f; f._english_child(sys.argv[1:])"
-        args = [en_file, str(self.scratch), site_url, "1" if strict else ""]
+        code = "import sys, studysite.site.site_finish as f; f._language_child(sys.argv[1:])"
+        args = [conf_file, str(self.scratch), site_url, "1" if strict else ""]
         self.proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=self.log, stderr=subprocess.STDOUT)
 
     def finish(self) -> None:
@@ -118,11 +129,13 @@ class EnglishBuild:
         code = self.proc.wait()
         self.log.seek(0)
         for line in self.log.read().decode("utf-8", "replace").splitlines():
-            (log.warning if line.startswith(("WARNING", "ERROR")) else log.info)("en: %s", line)
+            (log.warning if line.startswith(("WARNING", "ERROR")) else log.info)("%s: %s", self.item.lang, line)
         self.log.close()
         if code != 0:
             shutil.rmtree(self.scratch, ignore_errors=True)
-            raise PluginError(f"the English site (mkdocs.en.yml) failed to build (exit {code}; its log is above)")
+            raise PluginError(
+                f"the {self.item.name} site ({self.item.config}) failed to build (exit {code}; its log is above)"
+            )
         shutil.rmtree(self.final, ignore_errors=True)
         os.replace(self.scratch, self.final)
 
@@ -137,17 +150,46 @@ class EnglishBuild:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _english_child(argv: list[str]) -> None:
-    """Entry point of EnglishBuild's child process: MkDocs' own logging format, on stderr."""
+class OtherBuilds:
+    """Every other language's LanguageBuild, all started at once (the machine's cores run them side by side)."""
+
+    def __init__(self, config: Any) -> None:
+        self.builds: list[LanguageBuild] = []
+        try:
+            for item in languages_of(config).extra:
+                self.builds.append(LanguageBuild(config, item))
+        except BaseException:
+            self.cancel()
+            raise
+
+    def finish(self) -> None:
+        """Wait for each child in turn and put its site in place; the first failure cancels the rest."""
+        try:
+            for build in self.builds:
+                build.finish()
+        except BaseException:
+            self.cancel()
+            raise
+
+    def running(self) -> bool:
+        return any(build.running() for build in self.builds)
+
+    def cancel(self) -> None:
+        for build in self.builds:
+            build.cancel()
+
+
+def _language_child(argv: list[str]) -> None:
+    """Entry point of LanguageBuild's child process: MkDocs' own logging format, on stderr."""
     from mkdocs.exceptions import MkDocsException
 
-    en_file, site_dir, site_url, strict = argv
+    conf_file, site_dir, site_url, strict = argv
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
     logging.getLogger("mkdocs").addHandler(handler)
     logging.getLogger("mkdocs").setLevel(logging.WARNING)
     try:
-        _build_english(en_file, site_dir, site_url, bool(strict), dirty=False)
+        _build_language(conf_file, site_dir, site_url, bool(strict), dirty=False)
     except MkDocsException as exc:
         print(f"ERROR   -  {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -288,15 +330,18 @@ def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[s
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:
-    """One sitemap for both languages: every page with its hreflang alternates (Google's format)."""
+    """One sitemap for every language: every page with its hreflang alternates (Google's format)."""
     root = (config.site_url or "").rstrip("/") + "/"
+    table = languages_of(config)
+    main, others = table.main, table.extra
+    skipped = (*(item.root for item in others), "pagefind/", "assets/")
     pages = []
     for index in sorted(site_dir.rglob("index.html")):
         rel = index.parent.relative_to(site_dir).as_posix()
         rel = "" if rel == "." else rel + "/"
-        if rel.startswith(("en/", "pagefind/", "assets/")) or rel == "en/":
+        if rel.startswith(skipped):
             continue
-        if not (site_dir / "en" / rel / "index.html").exists() or _is_redirect(index):
+        if not all((site_dir / item.root / rel / "index.html").exists() for item in others) or _is_redirect(index):
             continue
         pages.append(rel)
     lines = [
@@ -304,18 +349,22 @@ def write_sitemap(site_dir: Path, config: Any) -> None:
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
     ]
     for rel in pages:
-        for _lang, prefix in (("zh", ""), ("en", "en/")):
-            lines.append(f"  <url><loc>{escape(root + prefix + rel)}</loc>")
-            for alt, alt_prefix in (("zh", ""), ("en", "en/")):
+        for item in table.items:
+            lines.append(f"  <url><loc>{escape(root + item.root + rel)}</loc>")
+            for alt in table.items:
                 lines.append(
-                    f'    <xhtml:link rel="alternate" hreflang="{alt}" href="{escape(root + alt_prefix + rel)}"/>'
+                    f'    <xhtml:link rel="alternate" hreflang="{alt.hreflang}" href="{escape(root + alt.root + rel)}"/>'
                 )
-            lines.append(f'    <xhtml:link rel="alternate" hreflang="x-default" href="{escape(root + rel)}"/>')
+            lines.append(
+                f'    <xhtml:link rel="alternate" hreflang="x-default" href="{escape(root + main.root + rel)}"/>'
+            )
             lines.append("  </url>")
     lines.append("</urlset>")
     (site_dir / "sitemap.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for stale in (site_dir / "sitemap.xml.gz", site_dir / "en" / "sitemap.xml", site_dir / "en" / "sitemap.xml.gz"):
-        stale.unlink(missing_ok=True)
+    stale = [site_dir / "sitemap.xml.gz"]
+    stale += [site_dir / item.root / name for item in others for name in ("sitemap.xml", "sitemap.xml.gz")]
+    for path in stale:
+        path.unlink(missing_ok=True)
     # Crawlers read robots.txt only at a host's root: this one counts on a custom domain or a
     # USER.github.io site; under /REPO/ it is harmless, and the sitemap is found through it or Search Console.
     robots = f"User-agent: *\nAllow: /\n\nSitemap: {root}sitemap.xml\n"
@@ -329,5 +378,6 @@ def _is_redirect(index: Path) -> bool:
 
 
 def _languages(config: Any) -> list[str]:
-    """The site's languages (extra.qa.languages): each must have its own search index."""
-    return [item["lang"] for item in config["extra"]["qa"]["languages"]]
+    """The site's languages (extra.qa.languages) as Pagefind names their indexes (their <html lang>,
+    lower-cased): each must have its own search index."""
+    return [item["html_lang"].lower() for item in config["extra"]["qa"]["languages"]]

@@ -13,6 +13,8 @@ from typing import Any
 import yaml
 
 from ..errors import Problem, display_path
+from ..i18n import FOLDER
+from ..languages import SOURCES
 from ..model import LANGS
 
 
@@ -31,39 +33,70 @@ def check_qa(qa: Any, config_file: str | Path | None) -> list[Problem]:
     for key in ("lang", "languages"):
         if key not in qa:
             bad((), f"missing field `{key}`")
-    lang = qa.get("lang")
-    if "lang" in qa and lang not in LANGS:
-        bad(("lang",), f"must be one of {', '.join(LANGS)} (got {lang!r})")
     languages = qa.get("languages")
+    seen: set[str] = set()
     if "languages" in qa:
         if not isinstance(languages, list) or not languages:
-            bad(("languages",), "must be a list of {lang, name, root} entries")
+            bad(("languages",), "must be a list of {lang, name, root, html_lang, hreflang, source} entries")
         else:
-            seen: set[str] = set()
             roots = []
             for i, item in enumerate(languages):
                 if not isinstance(item, dict):
-                    bad(("languages", i), "must be a mapping {lang, name, root}")
+                    bad(("languages", i), "must be a mapping {lang, name, root, html_lang, hreflang, source}")
                     continue
-                for key in sorted({"lang", "name", "root"} - item.keys()):
+                for key in sorted(_REQUIRED - item.keys()):
                     bad(("languages", i), f"missing field `{key}`")
-                code, name, root = item.get("lang"), item.get("name"), item.get("root")
-                if "lang" in item and code not in LANGS:
-                    bad(("languages", i, "lang"), f"must be one of {', '.join(LANGS)} (got {code!r})")
+                for key in sorted(item.keys() - _REQUIRED - _OPTIONAL, key=str):
+                    bad(("languages", i, key), f"unknown field (known: {', '.join(sorted(_REQUIRED | _OPTIONAL))})")
+                code, root = item.get("lang"), item.get("root")
+                if "lang" in item and not (isinstance(code, str) and _CODE.fullmatch(code)):
+                    bad(("languages", i, "lang"), f"must be a language code like zh-Hant (got {code!r})")
                 elif code in seen:
                     bad(("languages", i, "lang"), f"language {code!r} listed twice")
+                elif "lang" in item and not (FOLDER / f"{code}.yml").is_file():
+                    bad(("languages", i, "lang"), f"no interface catalogue studysite/strings/{code}.yml")
                 seen.add(str(code))
-                if "name" in item and not (isinstance(name, str) and name.strip()):
-                    bad(("languages", i, "name"), "must be a non-empty string")
+                for key in ("name", "html_lang", "hreflang"):
+                    if key in item and not (isinstance(item[key], str) and item[key].strip()):
+                        bad(("languages", i, key), "must be a non-empty string")
                 if "root" in item:
                     if isinstance(root, str) and _ROOT.fullmatch(root):
                         roots.append(root)
                     else:
                         bad(("languages", i, "root"), f'must be "" or a folder like "en/" (got {root!r})')
+                source = item.get("source")
+                if "source" in item and source not in SOURCES:
+                    bad(("languages", i, "source"), f"must be one of {', '.join(SOURCES)} (got {source!r})")
+                if root == "" and "config" in item:
+                    bad(
+                        ("languages", i, "config"), "the language at the site root is built from this file: no `config`"
+                    )
+                if root and not isinstance(item.get("config"), str):
+                    bad(("languages", i, "config"), "missing: the MkDocs file this language is built from")
+                if source == "converted":
+                    for key in ("from", "opencc"):
+                        if not isinstance(item.get(key), str):
+                            bad(("languages", i), f"missing field `{key}` (a converted language needs it)")
+                elif "from" in item or "opencc" in item:
+                    bad(("languages", i), "`from` and `opencc` are only for `source: converted`")
             if roots and roots.count("") != 1:
                 bad(("languages",), 'exactly one language must have root "" (the site root)')
-            if lang in LANGS and lang not in seen:
-                bad(("lang",), f"{lang!r} is not among `languages`")
+            sources = [item.get("source") for item in languages if isinstance(item, dict)]
+            if sources.count("bank") != 1:
+                bad(("languages",), "exactly one language must have `source: bank` (the banks' language)")
+            if sources.count("translation") > 1:
+                bad(("languages",), "at most one language can have `source: translation`")
+            for i, item in enumerate(languages):
+                if isinstance(item, dict) and item.get("source") == "converted" and item.get("from") not in seen:
+                    bad(("languages", i, "from"), f"{item.get('from')!r} is not among `languages`")
+            if _codes(languages) != LANGS:
+                bad(
+                    ("languages",),
+                    f"the languages must be the package's table ({', '.join(LANGS)}, from the project's mkdocs.yml)",
+                )
+    lang = qa.get("lang")
+    if "lang" in qa and lang not in seen:
+        bad(("lang",), f"must be one of {', '.join(LANGS)} (got {lang!r})")
     repo = qa.get("repo_url", "")
     if not (isinstance(repo, str) and (repo == "" or _URL.fullmatch(repo))):
         bad(("repo_url",), f'must be "" or an http(s):// address (got {repo!r})')
@@ -106,5 +139,12 @@ def _child(node: Any, key: str | int) -> Any:
     return None
 
 
-_ROOT = re.compile(r"(?:[a-z]{2,3}(?:-[a-z0-9]+)?/)?")
+def _codes(languages: list[Any]) -> tuple[str, ...]:
+    return tuple(str(item.get("lang")) for item in languages if isinstance(item, dict))
+
+
+_REQUIRED = {"lang", "name", "root", "html_lang", "hreflang", "source"}
+_OPTIONAL = {"config", "from", "opencc"}
+_CODE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]+)?")
+_ROOT = re.compile(r"(?:[a-z]{2,3}(?:-[A-Za-z0-9]+)?/)?")
 _URL = re.compile(r"https?://[^\s\"'<>]+")

@@ -13,15 +13,18 @@ page's bytes, so decoding whole pages or scanning them once per fragment would c
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import json
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..enrich.convert import convert_text, converted_languages
 from ..errors import Problem, Problems, display_path
 from ..model import Bank, BankInfo, Site
 from ..sources.parse import question_text, read_text, split_lines
@@ -51,6 +54,8 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         if info is None:
             problems.error(zh.path, zh.title_line, "bank is missing from the site model")
             continue
+        for item in converted_languages():  # generated: the bank converted as the build converts it
+            _expect_bank(zh, info, item.root, expected, problems, functools.partial(convert_text, config=item.opencc))
         if en is not None and any(q.key for q in en.questions):  # tied by slug: see _expect_keyed
             _expect_bank(zh, info, "", expected, problems)
             _expect_keyed(zh, en, info, site, expected, problems)
@@ -158,12 +163,16 @@ def _expect_bank(
     prefix: str,
     expected: dict[str, tuple[str | None, list[Expected]]],
     problems: Problems,
+    convert: Callable[[str], str] | None = None,
 ) -> None:
-    """Read `bank`'s file again and assign each non-empty line to the page and fragment that shows it."""
+    """Read `bank`'s file again and assign each non-empty line to the page and fragment that shows it
+    (each line through `convert` first, for a generated language)."""
     raw = read_text(Path(bank.path), problems)
     if raw is None:
         return
     lines = split_lines(raw)
+    if convert is not None:
+        lines = [convert(line) for line in lines]
     path = display_path(bank.path)
     bank_page: list[Expected] = []
     expected[f"{prefix}{info.id}/index.html"] = (None, bank_page)

@@ -11,6 +11,7 @@ from .. import cache
 from ..cache import MISSING, Memo
 from ..errors import Problems
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import LANGS, Bank, Entry, GlossaryTerm, Lang, Question
 from .yamlfile import check_fields, load_yaml
 
@@ -51,9 +52,9 @@ def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
                 problems.error(path, fields[key].line, f"term: {key} {value!r} already used at line {seen[key, value]}")
                 ok = False
             seen[key, value] = fields[key].line
-        names = {lang: fields[lang].value.strip() for lang in LANGS}
+        names = {lang: fields[lang].value.strip() for lang in LANGUAGES.written}
         forms: dict[Lang, tuple[str, ...]] = {}
-        for lang in LANGS:
+        for lang in LANGUAGES.written:
             extra = fields.get(f"{lang}_forms")
             spellings = [names[lang]] + [f.value.strip() for f in (extra.value if extra else [])]
             for spelling in spellings:
@@ -72,7 +73,7 @@ def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
             forms[lang] = tuple(dict.fromkeys(spellings))
         if not ok:
             continue
-        definitions = {lang: " ".join(fields[f"{lang}_def"].value.split()) for lang in LANGS}
+        definitions = {lang: " ".join(fields[f"{lang}_def"].value.split()) for lang in LANGUAGES.written}
         terms.append(GlossaryTerm(term_id, names, forms, definitions, item.line))
     return tuple(terms)
 
@@ -124,12 +125,12 @@ def term_uses(glossary: tuple[GlossaryTerm, ...], entries: Iterable[Entry], lang
 
 def text_lang(entry: Entry, lang: Lang) -> Lang:
     """The language of the text a `lang` page shows: Chinese on English pages of an untranslated question."""
-    return lang if entry.translated else "zh"
+    return LANGUAGES.bank.lang if not entry.translated and LANGUAGES[lang].source == "translation" else lang
 
 
 def tooltip(term: GlossaryTerm, lang: Lang) -> str:
     """The tooltip text for a `lang` page: the term's names (this language first) and its definition."""
-    names = list(dict.fromkeys([term.names[lang], *(term.names[other] for other in LANGS if other != lang)]))
+    names = list(dict.fromkeys([term.names[lang], term.names[LANGUAGES.beside(lang)]]))
     return f"{' · '.join(names)}{t('punct.colon', lang)}{term.definitions[lang]}"
 
 

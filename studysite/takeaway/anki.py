@@ -27,9 +27,11 @@ from typing import Any
 import genanki
 
 from ..i18n import t
+from ..languages import LANGUAGES
 from ..model import Entry, Lang, ListBlock, Question, Site
 from ..pages import downloads
 from ..pages.render import answer_blocks_html
+from ..sources.glossary import text_lang
 from ..sources.notes import note_html
 
 MODEL_NAME = "AI Infra Q&A (studysite)"
@@ -94,7 +96,7 @@ def deck_specs(site: Site) -> list[DeckSpec]:
     specs = []
     for variant in downloads.VARIANTS:
         lang = _label_lang(variant)
-        top = _deck_name(t("anki.deck.zh-en" if variant == "zh-en" else "anki.deck", lang))
+        top = _deck_name(t(_BILINGUAL_DECK if variant in downloads.BILINGUAL else "anki.deck", lang))
         for bank in site.banks:
             name = f"{top}::{_deck_name(bank.titles[lang])}"
             specs.append(DeckSpec(f"bank:{bank.id}", variant, name, bank.slugs, downloads.bank_deck(bank.id, variant)))
@@ -131,10 +133,11 @@ def build_note(site: Site, entry: Entry, variant: str, site_url: str, shared: _S
     """One question as a note of `variant`; its GUID depends on nothing but the slug and the variant."""
     shared = shared or _Shared(site, site_url)
     lang = _label_lang(variant)
-    if variant == "zh-en":
-        langs: list[Lang] = ["zh", "en"] if entry.translated else ["zh"]
+    if variant in downloads.BILINGUAL:
+        first, second = downloads.BILINGUAL[variant]
+        langs: list[Lang] = [first, second] if entry.translated else [first]
     else:
-        langs = [variant]  # type: ignore[list-item]
+        langs = [variant]
     question = "".join(_div(entry, other, html.escape(entry.text[other].text), i) for i, other in enumerate(langs))
     answer = '<hr class="qa-sep">'.join(
         _div(entry, other, shared.answer_html(entry, other) + _note(entry, other), i) for i, other in enumerate(langs)
@@ -366,9 +369,9 @@ def _tag_slugs(site: Site) -> dict[str, tuple[str, ...]]:
 
 
 def _div(entry: Entry, lang: Lang, inner: str, position: int) -> str:
-    shown = lang if entry.translated else "zh"
+    shown = text_lang(entry, lang)
     css = ' class="qa-other"' if position else ""
-    return f'<div{css} lang="{shown}">{inner}</div>'
+    return f'<div{css} lang="{_HTML_LANG[shown]}">{inner}</div>'
 
 
 def _note(entry: Entry, lang: Lang) -> str:
@@ -377,8 +380,8 @@ def _note(entry: Entry, lang: Lang) -> str:
 
 
 def _label_lang(variant: str) -> Lang:
-    """The language of a deck's labels and names: English for the English deck, else Chinese."""
-    return "en" if variant == "en" else "zh"
+    """The language of a deck's labels and names: its own, or a bilingual deck's first language's."""
+    return downloads.BILINGUAL[variant][0] if variant in downloads.BILINGUAL else variant
 
 
 def _deck_name(text: str) -> str:
@@ -414,7 +417,10 @@ def _zip_collection(collection: bytes) -> bytes:
     return out.getvalue()
 
 
-_LANG_PATH: dict[Lang, str] = {"zh": "", "en": "en/"}
+_LANG_PATH: dict[Lang, str] = {item.lang: item.root for item in LANGUAGES.items}
+_HTML_LANG = {item.lang: item.html_lang for item in LANGUAGES.items}
+_BILINGUAL_DECK = "anki.deck.zh-en"
+"""The catalogue key of a bilingual deck's name (every bilingual variant's, in its first language)."""
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _BOM = "\ufeff".encode()
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
