@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from synthetic_banks import write_corpus  # noqa: E402
 
+from studysite.languages import LANGUAGES  # noqa: E402
 from tests.sitekit import BROWSER, CHROMIUM_ARGS, prepare_work, serve  # noqa: E402
 
 TARGETS = {"zh": 0.90, "en": 0.80}
@@ -153,8 +154,8 @@ def read_pages(site: Path, lang: str) -> list[Page]:
     pages = []
     for index in sorted(root.rglob("index.html")):
         rel = index.parent.relative_to(site).as_posix()
-        if lang == "zh" and (rel == "en" or rel.startswith("en/")):
-            continue
+        if lang == "zh" and any(f"{rel}/".startswith(other.root) for other in LANGUAGES.extra):
+            continue  # the other editions (English, 繁體中文) are other indexes, not the Chinese box's answers
         source = index.read_text(encoding="utf-8")
         if "data-pagefind-body" not in source:
             continue

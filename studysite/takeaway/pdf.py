@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..languages import LANGUAGES
 from ..pages import downloads
 
 CHROMIUM_ARGS = [
@@ -115,12 +116,15 @@ def find_print_pages(site: Path) -> list[PrintPage]:
     for html_file in sorted(site.glob("*/print/index.html")) + sorted(site.glob("*/*/print/index.html")):
         text = html_file.read_text(encoding="utf-8")
         bank = _PRINT_MARK.search(text)
-        lang = _HTML_LANG.search(text)
-        if not bank or not lang:
+        if not bank:
             continue
         rel = html_file.parent.relative_to(site).as_posix() + "/"
-        pdf = site / downloads.bank_pdf(bank.group(1), lang.group(1))  # type: ignore[arg-type]
-        pages.append(PrintPage(html_file, rel, bank.group(1), lang.group(1), pdf))
+        # The edition is where the page is (the language whose root is the longest that holds it), not
+        # its <html lang>: 繁體中文 pages say zh-TW, and taking "zh" from it printed them over the
+        # Simplified PDF.
+        lang = max((item for item in LANGUAGES.items if rel.startswith(item.root)), key=lambda item: len(item.root))
+        pdf = site / downloads.bank_pdf(bank.group(1), lang.lang)
+        pages.append(PrintPage(html_file, rel, bank.group(1), lang.lang, pdf))
     return pages
 
 
@@ -252,7 +256,6 @@ _PUBLIC_LINKS = """() => {
   if (online && online.href) online.textContent = online.href;
 }"""
 _PRINT_MARK = re.compile(r'data-qa-print="([a-z0-9-]+)"')
-_HTML_LANG = re.compile(r'<html[^>]*\blang="([a-z]{2})')
 # Until its PDF exists the link is a plain <span> (a link with no address is not crawlable).
 _HIDDEN_PDF = re.compile(
     r'<span class="qa-pdf" hidden>([^<]*)<span ' + downloads.PDF_ATTR + r'="([^"]+)">([^<]*)</span>'
