@@ -26,8 +26,9 @@ from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 
 from studysite.model import LANGS
-from studysite.site import theme_cache
+from studysite.site import bank_watch, theme_cache
 from studysite.site.mkdocs_plugin import StudySitePlugin
+from studysite.site.session import Session
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 pytestmark = pytest.mark.unit
@@ -245,3 +246,36 @@ def test_a_broken_or_unwritable_template_cache_never_fails_a_build(tmp_path: Pat
         where.chmod(0o700)
     assert theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": str(blocked / "t")}) is None
     assert theme_cache.disk_template_cache({"STUDYSITE_TEMPLATE_CACHE": ""}) is None  # switched off
+
+
+def test_a_bank_saved_again_while_the_watcher_generates_is_generated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor that truncates and then writes a bank can be read half-saved: the watcher's run
+    checks the inputs after generating and runs again, so the pages of the last save stay."""
+    banks = shutil.copytree(FIXTURE_BANKS, tmp_path / "banks")
+    docs = tmp_path / "docs"
+    bank = banks / "ai-infra-3.txt"
+    real_generate = bank_watch.generate
+    runs: list[str] = []
+    saves = ["通信量极小（已修改）。"]
+
+    def generate_then_save(*args: object, **kwargs: object) -> object:
+        result = real_generate(*args, **kwargs)  # type: ignore[arg-type]
+        runs.append(bank.read_text(encoding="utf-8"))
+        if saves:  # the rest of the save lands after this run read the bank
+            bank.write_text(runs[0].replace("通信量很小，通信本身不是瓶颈。", saves.pop()), encoding="utf-8")
+        return result
+
+    monkeypatch.setattr(bank_watch, "generate", generate_then_save)
+    session = Session()
+    bank_watch.regenerate(banks, docs, session)
+    assert len(runs) == 2
+    page = next(docs.glob("ai-infra-3/two-batch-overlap*"))
+    page_text = (page / "index.md" if page.is_dir() else page).read_text(encoding="utf-8")
+    assert "通信量极小（已修改）。" in page_text
+    assert session.inputs == bank_watch.inputs_fingerprint(banks, docs, "")
+    # Nothing changed since: one run, the pages stay.
+    runs.clear()
+    bank_watch.regenerate(banks, docs, session)
+    assert len(runs) == 1

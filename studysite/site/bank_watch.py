@@ -24,29 +24,52 @@ def inputs_fingerprint(banks: Path, docs_root: Path, repo_url: str) -> Fingerpri
     return str(docs_root), repo_url, tuple(found)
 
 
+def regenerate(banks: Path, docs_root: Path, session: Session) -> None:
+    """Generate `docs_root` from `banks` into `session.generated`, logging what went wrong.
+
+    One run at a time (a save can fire two timers whose runs would overlap, and a rebuild's
+    on_config generates under the same lock), and again while the inputs changed during a run: an
+    editor that truncates and then writes the bank can be read half-saved, and the run after the
+    last write must be the one whose pages stay.
+    """
+    with session.generating:
+        for _ in range(5):
+            inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
+            if not _generate_once(banks, docs_root, session, inputs):
+                return
+            if inputs_fingerprint(banks, docs_root, session.repo_url) == inputs:
+                return
+        log.warning("studysite: banks/ kept changing while the pages were generated; save again to regenerate")
+
+
+def _generate_once(banks: Path, docs_root: Path, session: Session, inputs: Fingerprint) -> bool:
+    """Generate docs/ from the banks as they are now; False if they have an error (it is logged)."""
+    try:
+        result = generate(banks, docs_root, in_place=True, repo_url=session.repo_url, site_url=session.site_url)
+    except BuildError as exc:
+        for problem in exc.problems:
+            log.error(str(problem))
+        return False
+    except OSError as exc:  # a full disk: say so in one line, keep serving the previous pages
+        log.error("studysite: %s", os_error(exc))
+        return False
+    except Exception:  # a serve session must survive a half-saved bank
+        log.exception("studysite: regeneration failed")
+        return False
+    session.generated, session.inputs = result, inputs
+    if result.written:
+        log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
+    for change in result.url_changes:
+        log.info("studysite: url %s", change)
+    return True
+
+
 def watch_banks(banks: Path, docs_root: Path, session: Session) -> Any:
     """Start a watchdog observer on `banks`; each change regenerates `docs_root` into `session.generated`."""
     from watchdog.events import FileSystemEventHandler
     from watchdog.observers import Observer
 
     timer: list[threading.Timer] = []
-
-    def regenerate() -> None:
-        try:
-            inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
-            result = generate(banks, docs_root, in_place=True, repo_url=session.repo_url, site_url=session.site_url)
-            session.generated, session.inputs = result, inputs
-            if result.written:
-                log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
-            for change in result.url_changes:
-                log.info("studysite: url %s", change)
-        except BuildError as exc:
-            for problem in exc.problems:
-                log.error(str(problem))
-        except OSError as exc:  # a full disk: say so in one line, keep serving the previous pages
-            log.error("studysite: %s", os_error(exc))
-        except Exception:  # a serve session must survive a half-saved bank
-            log.exception("studysite: regeneration failed")
 
     class Handler(FileSystemEventHandler):
         def on_any_event(self, event: Any) -> None:
@@ -60,7 +83,7 @@ def watch_banks(banks: Path, docs_root: Path, session: Session) -> Any:
                 return
             for t in timer:
                 t.cancel()
-            timer[:] = [threading.Timer(0.2, regenerate)]
+            timer[:] = [threading.Timer(0.2, regenerate, (banks, docs_root, session))]
             timer[0].start()
 
     observer = Observer()

@@ -83,13 +83,15 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             session.repo_url = qa.get("repo_url") or ""
             session.site_url = config.site_url or ""
             serving = session.command == "serve"
-            inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
             # Under `mkdocs serve` the bank watcher has usually just regenerated docs/ (that is what
-            # triggered this rebuild): generating again from the same inputs would only cost time.
-            if not (serving and session.generated is not None and session.inputs == inputs):
-                self._generate(banks, docs_root, in_place=serving)
-                site_finish.step("docs/ generated from the banks")
-                session.inputs = inputs
+            # triggered this rebuild), or is still writing it (then this waits for it): generating
+            # again from the same inputs would only cost time.
+            with session.generating:
+                inputs = inputs_fingerprint(banks, docs_root, session.repo_url)
+                if not (serving and session.generated is not None and session.inputs == inputs):
+                    self._generate(banks, docs_root, in_place=serving)
+                    site_finish.step("docs/ generated from the banks")
+                    session.inputs = inputs
             if serving and session.watcher is None:
                 session.watcher = watch_banks(banks, docs_root, session)
         config.nav = _read_nav(docs_root / ".nav.json")

@@ -40,6 +40,10 @@ class Session:
     """The latest generation of docs/ from the banks: what finish_site checks the built site against."""
     inputs: Fingerprint | None = None
     """The inputs `generated` came from; a serve rebuild with the same inputs does not generate again."""
+    generating: threading.Lock = field(default_factory=threading.Lock)
+    """Held while docs/ is generated from the banks: the bank watcher and a rebuild's on_config never
+    generate at once (one would read the bank the other is about to make stale, and a rebuild that
+    starts halfway through the watcher's writes waits for them instead of generating again)."""
     watcher: Any = None
     """Under `mkdocs serve`: the watchdog observer that regenerates docs/ when a bank changes."""
     finished_once: bool = False
