@@ -34,6 +34,17 @@ def test_no_module_imports_from_a_higher_layer() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_no_import_cycles() -> None:
+    """No module imports itself through others, late (function-level) imports included: a layer's
+    modules form a ladder too, and a late import hides a cycle without removing it."""
+    graph: dict[str, set[str]] = {}
+    for module, target in imports():
+        if module != target:
+            graph.setdefault(module, set()).add(target)
+    cycles = [" -> ".join([*cycle, cycle[0]]) for cycle in _cycles(graph)]
+    assert not cycles, "import cycles (move what both sides need into a module below them):\n" + "\n".join(cycles)
+
+
 def test_every_module_has_a_layer() -> None:
     named = set().union(*LAYERS)
     tops = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or _is_package(p)}
@@ -87,6 +98,28 @@ def _targets(module: str, base: list[str], name: str, names: list[ast.alias]) ->
             for alias in names
         ]
     return [(module, ".".join(target))]
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One shortest cycle through each module that is on a cycle, each cycle once, in a stable order."""
+    found: dict[frozenset[str], list[str]] = {}
+    for start in sorted(graph):
+        # breadth-first from start's imports back to start: the shortest way round
+        came_from: dict[str, str] = {}
+        queue = [start]
+        while queue and start not in came_from:
+            here = queue.pop(0)
+            for there in sorted(graph.get(here, ())):
+                if there not in came_from:
+                    came_from[there] = here
+                    queue.append(there)
+        if start in came_from:
+            path = [start]
+            while (back := came_from[path[-1]]) != start:
+                path.append(back)
+            cycle = [start, *reversed(path[1:])]
+            found.setdefault(frozenset(cycle), cycle)
+    return list(found.values())
 
 
 def _name(rank: int) -> str:

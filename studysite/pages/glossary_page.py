@@ -17,7 +17,7 @@ from ..languages import LANGUAGES
 from ..model import GlossaryTerm, Lang, Site
 from ..sources.glossary import term_uses
 from .listings import PREVIEW, term_pages, term_preview
-from .render import _front_matter, md_text
+from .markup import front_matter, md_text
 
 GLOSSARY_PATH = "glossary.md"
 """The page, relative to a language's docs folder (/glossary/ and /en/glossary/)."""
@@ -37,7 +37,7 @@ def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | Non
     n = len(site.glossary)
     # No table of contents: Material writes it twice (sidebar and phone menu), a link per term, 24 KB of
     # the page's 113 KB at 5,000 questions; the jump list and the filter box find a term instead.
-    lines = _front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n), hide=["toc"])
+    lines = front_matter(title=t("glossary.title", lang), description=t("home.glossary", lang, n=n), hide=["toc"])
     lines += [f"# {md_text(t('glossary.title', lang))}", "", md_text(t("glossary.intro", lang, n=n)), ""]
     ordered = sorted(site.glossary, key=lambda term: (jump_key(term, lang), _sort_name(term, lang)))
     groups = [(key, [term.id for term in terms]) for key, terms in groupby(ordered, key=lambda x: jump_key(x, lang))]

@@ -18,6 +18,7 @@ from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import BankInfo, Entry, Lang, Site, Tag
 from . import downloads
+from .markup import clip, escape, front_matter, md_text, tag_anchor
 from .offline_control import offline_control
 
 PAGE_SIZE = 100
@@ -69,13 +70,13 @@ def bank_pages(site: Site, bank: BankInfo, lang: Lang) -> Iterator[tuple[str, st
     for k, page in enumerate(pages, start=1):
         extra = [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank.id}"></div>', ""]
         if lang == LANGUAGES.translation_code and not bank.translated:
-            extra += ['<p class="qa-untranslated">' + _esc(t("question.untranslated", lang)) + "</p>", ""]
+            extra += ['<p class="qa-untranslated">' + escape(t("question.untranslated", lang)) + "</p>", ""]
         tail: list[str] = []
         if k == 1:
-            tail = [f"## {_md(t('downloads.title', lang))} {{ #downloads }}", ""]
+            tail = [f"## {md_text(t('downloads.title', lang))} {{ #downloads }}", ""]
             tail += [downloads.bank_block(bank, lang, downloads.site_root(lang, 1), ""), ""]
-            tail += [f"## {_md(t('home.offline', lang))} {{ #offline }}", ""]
-            tail += [f'<p class="qa-offline-browser">{_esc(t("bank.offline.intro", lang))}</p>', ""]
+            tail += [f"## {md_text(t('home.offline', lang))} {{ #offline }}", ""]
+            tail += [f'<p class="qa-offline-browser">{escape(t("bank.offline.intro", lang))}</p>', ""]
             tail += [offline_control(lang, [f"bank:{lang}:{bank.id}"]), ""]
         yield (
             page.path,
@@ -101,7 +102,7 @@ def tag_pages(site: Site, tag: Tag, entries: Sequence[Entry], lang: Lang) -> Ite
     name = tag.name(lang)
     count = _count(len(entries), lang)
     progress = [f'<div class="qa-progress" data-qa-progress="bank" data-qa-tag="{tag.id}"></div>', ""]
-    up = [f'<p class="qa-list-up"><a href="{_href(url, "tags/")}">{_esc(t("tags.all", lang))}</a></p>', ""]
+    up = [f'<p class="qa-list-up"><a href="{_href(url, "tags/")}">{escape(t("tags.all", lang))}</a></p>', ""]
     title = t("tag.title", lang, name=name)
     for k, page in enumerate(pages, start=1):
         yield page.path, _list_page(pages, k, entries, lang, title, f"{title} · {count}", count, progress, up)
@@ -114,7 +115,7 @@ def term_pages(site: Site, term_id: str, name: str, slugs: Sequence[str], lang: 
     entries = [site.entries[slug] for slug in slugs]
     count = _count(len(entries), lang)
     back = f"{_href(url, 'glossary/')}#{term_id}"
-    up = [f'<p class="qa-list-up"><a href="{back}">{_esc(t("glossary.back", lang, name=name))}</a></p>', ""]
+    up = [f'<p class="qa-list-up"><a href="{back}">{escape(t("glossary.back", lang, name=name))}</a></p>', ""]
     title = t("glossary.term_title", lang, name=name)
     for k, page in enumerate(pages, start=1):
         yield page.path, _list_page(pages, k, entries, lang, title, f"{title} · {count}", count, up, [])
@@ -130,7 +131,7 @@ def home_banks(site: Site, lang: Lang) -> list[str]:
     """The home page's list of banks: the first HOME_BANKS, then a link to all of them."""
     lines = ['<ul class="qa-index">', *_bank_items(site.banks[:HOME_BANKS], "", lang), "</ul>", ""]
     if len(site.banks) > HOME_BANKS:
-        more = _esc(t("home.banks.all", lang, n=len(site.banks)))
+        more = escape(t("home.banks.all", lang, n=len(site.banks)))
         lines += [f'<p class="qa-list-up"><a href="{BANKS_URL}">{more}</a></p>', ""]
     return lines
 
@@ -151,17 +152,15 @@ def banks_index_pages(site: Site, lang: Lang) -> Iterator[tuple[str, str]]:
 def tags_index(site: Site, lang: Lang, counts: dict[str, list[Entry]]) -> list[str]:
     """The tags index's list: each tag with its count, linking to its page. Each item keeps the anchor
     Material's listing gave the tag (`tags/#tag:训练`), so old links still land on it and lead on."""
-    from .render import tag_anchor  # imported late: render builds on this module
-
     lines = ['<ul class="qa-index">']
     for tag in site.tags:
         n = len(counts[tag.id])
         if not n:
             continue
-        anchor = _esc("tag:" + tag_anchor(tag.name(lang)))
+        anchor = escape("tag:" + tag_anchor(tag.name(lang)))
         lines.append(
-            f'<li id="{anchor}"><a href="{tag.id}/">{_esc(tag.name(lang))}</a> '
-            f'<span class="qa-count">{_esc(_count(n, lang))}</span></li>'
+            f'<li id="{anchor}"><a href="{tag.id}/">{escape(tag.name(lang))}</a> '
+            f'<span class="qa-count">{escape(_count(n, lang))}</span></li>'
         )
     lines += ["</ul>", ""]
     return lines
@@ -172,10 +171,12 @@ def term_preview(site: Site, term_id: str, slugs: Sequence[str], lang: Lang) -> 
     lines = ['<ul class="qa-term__list">']
     for slug in slugs[:PREVIEW]:
         entry = site.entries[slug]
-        lines.append(f'<li><a href="{_href("glossary/", _question_url(entry))}">{_esc(entry.text[lang].text)}</a></li>')
+        lines.append(
+            f'<li><a href="{_href("glossary/", _question_url(entry))}">{escape(entry.text[lang].text)}</a></li>'
+        )
     lines.append("</ul>")
     if len(slugs) > PREVIEW:
-        more = _esc(t("glossary.more", lang, n=len(slugs)))
+        more = escape(t("glossary.more", lang, n=len(slugs)))
         lines.append(f'<p class="qa-term__more"><a href="{term_id}/">{more}</a></p>')
     return ["\n".join(lines), ""]
 
@@ -204,13 +205,11 @@ def _list_page(
     **meta: object,
 ) -> str:
     """Page k of a list of questions (or, given `banks`, of banks: the banks index)."""
-    from .render import _clip, _front_matter, escape, md_text  # imported late: render builds on this module
-
     page = pages[k - 1]
     total = len(pages)
     label = t("list.page", lang, n=k, total=total)
     shown = title if total == 1 else f"{title} · {label}"
-    lines = _front_matter(title=shown, description=_clip(description), **meta)
+    lines = front_matter(title=shown, description=clip(description), **meta)
     lines += [f"# {md_text(title)}", "", md_text(intro + (t("punct.sep", lang) + label if total > 1 else "")), ""]
     lines += before
     start = (k - 1) * PAGE_SIZE
@@ -245,7 +244,7 @@ def pager(pages: list[ListPage], k: int, lang: Lang) -> str:
     shown = sorted({1, total, *range(max(1, k - PAGER_WINDOW), min(total, k + PAGER_WINDOW) + 1)})
     parts = []
     if k > 1:
-        parts.append(f'<a href="{_href(here, pages[k - 2].url)}" rel="prev">← {_esc(t("list.prev", lang))}</a>')
+        parts.append(f'<a href="{_href(here, pages[k - 2].url)}" rel="prev">← {escape(t("list.prev", lang))}</a>')
     last = 0
     for n in shown:
         if n > last + 1:
@@ -253,18 +252,18 @@ def pager(pages: list[ListPage], k: int, lang: Lang) -> str:
         if n == k:
             parts.append(f'<span aria-current="page">{n}</span>')
         else:
-            aria = _esc(t("list.page", lang, n=n, total=total))
+            aria = escape(t("list.page", lang, n=n, total=total))
             parts.append(f'<a href="{_href(here, pages[n - 1].url)}" aria-label="{aria}">{n}</a>')
         last = n
     if k < total:
-        parts.append(f'<a href="{_href(here, pages[k].url)}" rel="next">{_esc(t("list.next", lang))} →</a>')
-    return f'<nav class="qa-pages" aria-label="{_esc(t("list.pages", lang))}">' + "".join(parts) + "</nav>"
+        parts.append(f'<a href="{_href(here, pages[k].url)}" rel="next">{escape(t("list.next", lang))} →</a>')
+    return f'<nav class="qa-pages" aria-label="{escape(t("list.pages", lang))}">' + "".join(parts) + "</nav>"
 
 
 def _bank_items(banks: Sequence[BankInfo], here: str, lang: Lang) -> list[str]:
     return [
-        f'<li><a href="{_href(here, bank.id + "/")}">{_esc(bank.titles[lang])}</a> '
-        f'<span class="qa-count">{_esc(_count(len(bank.slugs), lang))}</span></li>'
+        f'<li><a href="{_href(here, bank.id + "/")}">{escape(bank.titles[lang])}</a> '
+        f'<span class="qa-count">{escape(_count(len(bank.slugs), lang))}</span></li>'
         for bank in banks
     ]
 
@@ -293,15 +292,3 @@ def _href(here: str, there: str) -> str:
 
 def _count(n: int, lang: Lang) -> str:
     return t("home.count.one" if n == 1 else "home.count", lang, n=n)
-
-
-def _esc(text: str) -> str:
-    from .render import escape  # imported late: render builds on this module
-
-    return escape(text)
-
-
-def _md(text: str) -> str:
-    from .render import md_text  # imported late: render builds on this module
-
-    return md_text(text)

@@ -21,7 +21,8 @@ from ..languages import LANGUAGES
 from ..model import BankInfo, Block, Entry, Lang, ListBlock, Site
 from ..sources.notes import note_html
 from . import downloads, listings
-from .render import Page, _front_matter, answer_blocks_html, bilingual_source, bilingual_toggle
+from .answer import answer_blocks_html, bilingual_source, bilingual_toggle
+from .markup import Page, front_matter
 
 PRINT_FOLDER = "print"
 """The print page of bank B is B/print.md (/B/print/ and /en/B/print/); part k is B/print/k.md."""
@@ -65,7 +66,7 @@ def print_page(site: Site, bank_id: str, lang: Lang, parts: list[list[str]] | No
     pages = _part_pages(bank.id, len(parts))
     title = t("print.title", lang, bank=bank.titles[lang])
     shown = title if len(parts) == 1 else f"{title} · {t('print.part', lang, n=k, total=len(parts))}"
-    lines = _front_matter(title=shown, hide=["navigation", "toc"], search={"exclude": True})
+    lines = front_matter(title=shown, hide=["navigation", "toc"], search={"exclude": True})
     sep = html.escape(t("punct.sep", lang))
     bank_href = "../" if k == 1 else "../../"  # the bank's page, from B/print/ or B/print/k/
     pdf = downloads.site_root(lang, 2 if k == 1 else 3) + downloads.bank_pdf(bank.id, lang)

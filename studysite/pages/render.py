@@ -8,48 +8,33 @@ extension can turn a user's `*`, `<`, `$` or `|` into markup.
 from __future__ import annotations
 
 import dataclasses
-import html
 import json
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from urllib.parse import quote, urlencode
 
 from .. import cache
 from ..cache import MISSING, Memo
-from ..enrich.links import MAX_MARKS_PER_ANSWER, MAX_MARKS_PER_PARAGRAPH, stands_alone
 from ..i18n import t
 from ..languages import LANGUAGES
-from ..model import LANGS, BankInfo, Entry, Lang, LeadIn, ListBlock, Paragraph, Question, Site
-from ..sources.glossary import TermFinder, term_finder, text_lang, tooltip
+from ..model import LANGS, BankInfo, Entry, Lang, ListBlock, Question, Site
+from ..sources.glossary import TermFinder, term_finder, text_lang
 from ..sources.notes import note_html
 from . import downloads, listings
+from .answer import answer_blocks_html, answer_html, bilingual_source, bilingual_toggle
 from .downloads import site_root
+from .glossary_page import GLOSSARY_PATH, glossary_page, glossary_term_pages, glossary_uses
+from .markup import HTML_LANG, Page, clip, escape, front_matter, md_text
 from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
+from .print_edition import print_pages
+from .render_study import REVIEW_PATH, study_pages
 
-DESCRIPTION_CHARS = 150
 REPORT_FORM = "report-error.yml"
 """The issue form "report an error" opens (.github/ISSUE_TEMPLATE/); its field ids are the URL's keys."""
 LONG_TITLE = 90
 """Columns (a Chinese character is two) above which a question title gets the phone's smaller heading."""
-_HTML_SPECIAL = re.compile("[&<>\"']")
-
-
-def escape(text: str) -> str:
-    """`html.escape`, with its five replacements skipped for the many texts that need none."""
-    return html.escape(text) if _HTML_SPECIAL.search(text) else text
-
-
-@dataclass(frozen=True)
-class Page:
-    """One file to write into a language's docs folder."""
-
-    path: str
-    """Path relative to the language's docs folder, `/`-separated."""
-    text: str
-    """File contents."""
 
 
 def render_site(
@@ -64,9 +49,6 @@ def render_site(
     and "edit the source" links to question pages. Question pages, print editions and the lists of a
     tag's or a glossary term's questions whose inputs `memo` has seen are taken from it (`PageKeys`
     says what each is rendered from); the other pages are few and are rendered every time."""
-    from .print_edition import print_pages  # imported late: these build on this module
-    from .render_study import REVIEW_PATH, study_pages
-
     study = list(study_pages(site, lang))
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
     yield Page("index.md", home_page(site, lang, review))
@@ -97,13 +79,6 @@ def render_site(
                 finder = finders.get(text_lang(entry, lang))
                 text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
             yield Page(entry.path, text)
-    from .glossary_page import (
-        GLOSSARY_PATH,
-        glossary_page,
-        glossary_term_pages,
-        glossary_uses,
-    )  # imported late: both build on this module
-
     for bank in site.banks:
         key = keys.print_edition(bank)
         pages = memo.get(key) if memo.enabled else MISSING
@@ -210,7 +185,7 @@ def question_page(
     q = entry.text[lang]
     bank = site.bank(entry.bank_id)
     tag_names = [_tag_name(site, tag_id, lang) for tag_id in entry.tags]
-    lines = _front_matter(
+    lines = front_matter(
         title=q.text,
         description=_description(q),
         tags=tag_names,
@@ -225,9 +200,7 @@ def question_page(
     lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
     if lang == _TRANSLATION and not entry.translated:
         lines += [
-            f'<p class="qa-untranslated" lang="{_HTML_LANG[lang]}">'
-            + escape(t("question.untranslated", lang))
-            + "</p>",
+            f'<p class="qa-untranslated" lang="{HTML_LANG[lang]}">' + escape(t("question.untranslated", lang)) + "</p>",
             "",
         ]
     links = {
@@ -257,73 +230,6 @@ def question_page(
     return "\n".join(lines)
 
 
-def answer_html(
-    q: Question,
-    slug: str,
-    content_hash: str,
-    links: dict[str, str],
-    shown_in: Lang | None,
-    terms: tuple[TermFinder, Lang] | None = None,
-) -> str:
-    """The answer as one raw HTML block: escaped text, real lists, first mentions linked.
-
-    `shown_in` marks text in another language than the page (an untranslated answer). `terms` (a
-    glossary finder for the text's language, and the page's language) marks each glossary term's
-    first use with its translation and definition as a tooltip.
-    """
-    annotate = _Annotator(links, terms)
-    attrs = f'class="qa-answer" id="qa-answer" data-qa-slug="{slug}" data-qa-hash="{content_hash}"'
-    if shown_in:
-        attrs += f' lang="{_HTML_LANG[shown_in]}"'
-    return "\n".join([f"<div {attrs}>", *answer_blocks_html(q, annotate), "</div>"])
-
-
-def answer_blocks_html(q: Question, annotate: Callable[[str, int], str] | None = None) -> list[str]:
-    """The answer's blocks as HTML lines (paragraphs, lead-ins, real lists), text through `annotate`
-    (text, most marks it may get), or only escaped."""
-    annotate = annotate or _plain
-    out = []
-    for block in q.blocks:
-        if isinstance(block, Paragraph):
-            out.append(f"<p>{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>")
-        elif isinstance(block, LeadIn):
-            out.append(f'<p class="qa-lead">{annotate(block.text, MAX_MARKS_PER_PARAGRAPH)}</p>')
-        elif isinstance(block, ListBlock):
-            if block.ordered:
-                start = f' start="{block.start}"' if block.start != 1 else ""
-                out.append(f"<ol{start}>")
-            else:
-                out.append("<ul>")
-            out.extend(f"<li>{annotate(item.text, 1)}</li>" for item in block.items)
-            out.append("</ol>" if block.ordered else "</ul>")
-    return out
-
-
-def bilingual_toggle(lang: Lang) -> str:
-    """The "side by side" switch (overrides/assets/qa/bilingual.js shows it; without JavaScript it stays hidden)."""
-    label = escape(t("bilingual.toggle", lang))
-    return (
-        f'<p class="qa-bi-bar" hidden><button type="button" class="qa-bi-toggle" aria-pressed="false">{label}</button>'
-        f'<span class="qa-bi-status" role="status" data-qa-unsaved="{escape(t("bilingual.unsaved", lang))}"></span></p>'
-    )
-
-
-def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:
-    """The other language's answer, block for block, for the side-by-side view: hidden, left out of
-    search, and outside the answer `<div>` (which holds only this page's language, so the built-site
-    check reads each language on its own pages). bilingual.js puts each block under its original.
-
-    An untranslated question ships a notice instead (on English pages the Chinese is already shown).
-    """
-    other: Lang = LANGUAGES.beside(lang)
-    attrs = f'class="qa-bi-source" hidden data-pagefind-ignore="all" data-qa-bi-for="{answer_id}"'
-    if not entry.translated:
-        note = escape(t("bilingual.missing", lang))
-        return f'<div {attrs} data-qa-bi-missing><p class="qa-bi-line qa-bi-missing">{note}</p></div>'
-    blocks = answer_blocks_html(entry.text[other])
-    return "\n".join([f'<div {attrs} lang="{_HTML_LANG[other]}">', *blocks, "</div>"])
-
-
 def bank_page(site: Site, bank_id: str, lang: Lang) -> str:
     """A bank's page (the first, when its list runs to several: studysite/listings.py)."""
     return next(listings.bank_pages(site, site.bank(bank_id), lang))[1]
@@ -334,8 +240,8 @@ def home_page(site: Site, lang: Lang, review: str = "") -> str:
     question, a mock interview, the topics) on a phone's first screen; banks, topics, progress,
     downloads and the offline copy below. `review`: the path of the study engine's daily review page
     (relative to the language root), when the site has one."""
-    lines = _front_matter(
-        title=t("home.title", lang), description=_clip(t("home.intro", lang)), hide=["navigation", "toc"]
+    lines = front_matter(
+        title=t("home.title", lang), description=clip(t("home.intro", lang)), hide=["navigation", "toc"]
     )
     counts = {tag.id: 0 for tag in site.tags}
     for entry in site.entries.values():
@@ -393,7 +299,7 @@ def _home_ways(lang: Lang, review: str) -> str:
 
 def tags_page(lang: Lang, site: Site | None = None) -> str:
     """The tags index: each tag with its count, linking to the tag's own pages (studysite/listings.py)."""
-    lines = _front_matter(title=t("tags.title", lang), description=_clip(t("tags.intro", lang)))
+    lines = front_matter(title=t("tags.title", lang), description=clip(t("tags.intro", lang)))
     lines += [
         f"# {md_text(t('tags.title', lang))}",
         "",
@@ -411,7 +317,7 @@ def tags_page(lang: Lang, site: Site | None = None) -> str:
 def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
     """What a removed question's URL shows: that it was removed, what it said, and the way back."""
     bank = next((b for b in site.banks if b.id == bank_id), None)
-    lines = _front_matter(title=t("removed.title", lang), search={"exclude": True}, robots="noindex")
+    lines = front_matter(title=t("removed.title", lang), search={"exclude": True}, robots="noindex")
     # Pagefind indexes no page whose whole content it is told to ignore.
     lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
     lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
@@ -436,7 +342,7 @@ def redirect_page(target: str, lang: Lang) -> str:
     return "\n".join(
         [
             "<!doctype html>",
-            f'<html lang="{_HTML_LANG[lang]}">',
+            f'<html lang="{HTML_LANG[lang]}">',
             "<head>",
             '<meta charset="utf-8">',
             f"<title>{escape(t('redirect.title', lang))}</title>",
@@ -488,114 +394,10 @@ def bank_nav_js(site: Site, bank: BankInfo, lang: Lang) -> str:
     return "window.qaBankNav = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
 
 
-def md_text(text: str) -> str:
-    """Text for an inline Markdown context (heading, link text) that renders literally."""
-    return text.translate(_MD_REFS) if _MD_SPECIAL_RE.search(text) else text  # most titles have none
-
-
-def tag_anchor(name: str) -> str:
-    """The anchor Material's tags listing gives a tag (pymdownx.slugs unicode slugify, lower case).
-
-    Material slugifies the tag as the front matter spells it, which _front_matter HTML-escapes
-    ("Kernels & GPU" -> "kernels-amp-gpu").
-    """
-    from pymdownx.slugs import slugify
-
-    return str(slugify(case="lower")(escape(name), "-"))
-
-
-class _Annotator:
-    """Escapes an answer's texts and marks a few whole terms in them: a link from a term to the
-    question about it, or a glossary tooltip (translation and definition). The rule (whole terms,
-    once per answer, a few per answer, links first) is in studysite/links.py's docstring."""
-
-    def __init__(self, links: dict[str, str], terms: tuple[TermFinder, Lang] | None = None) -> None:
-        self.pending = dict(links)
-        self.terms = terms
-        self.marked: set[str] = set()  # glossary terms already marked (or linked) in this answer
-        self.budget = MAX_MARKS_PER_ANSWER
-
-    def __call__(self, text: str, cap: int = MAX_MARKS_PER_PARAGRAPH) -> str:
-        cap = min(cap, self.budget)
-        if cap <= 0:
-            return escape(text)
-        # (start, end, html) of each candidate: first the links (they lead on), then the tooltips.
-        chosen: list[tuple[int, int, str]] = []
-        linked = sorted(self.pending, key=len, reverse=True)
-        for start, term in _whole_terms(text, linked) if linked else ():
-            if len(chosen) == cap:
-                break
-            end = start + len(term)
-            if term not in self.pending or not stands_alone(text, start, end):  # linked earlier, or part of a name
-                continue
-            href = self.pending.pop(term)
-            chosen.append((start, end, f'<a class="qa-xref" href="{escape(href)}">{escape(term)}</a>'))
-            if self.terms is not None:  # a linked term is not explained again by a tooltip
-                self.marked.update(used.id for _, _, used in self.terms[0].finditer(term))
-        if self.terms is not None and len(chosen) < cap:
-            finder, page_lang = self.terms
-            for start, end, found in finder.finditer(text):
-                if len(chosen) == cap:
-                    break
-                if found.id in self.marked or not stands_alone(text, start, end):
-                    continue
-                if any(start < b and a < end for a, b, _ in chosen):
-                    continue
-                self.marked.add(found.id)
-                # tabindex: a phone has no hover; a tap focuses the term, and focus shows the tooltip too.
-                chosen.append(
-                    (
-                        start,
-                        end,
-                        f'<abbr class="qa-term" title="{escape(tooltip(found, page_lang))}" tabindex="0">'
-                        f"{escape(text[start:end])}</abbr>",
-                    )
-                )
-        self.budget -= len(chosen)
-        out, pos = [], 0
-        for start, end, markup in sorted(chosen):
-            out += [escape(text[pos:start]), markup]
-            pos = end
-        out.append(escape(text[pos:]))
-        return "".join(out)
-
-
-def _whole_terms(text: str, terms: list[str]) -> Iterator[tuple[int, str]]:
-    """(start, term) of each mention of `terms` in `text` not inside a longer word, left to right, never
-    overlapping; at one position the earlier term in `terms` wins.
-
-    What a regex alternation of the terms between `(?<![A-Za-z0-9-])` and `(?![A-Za-z0-9-])` finds,
-    without compiling a pattern for every answer (str.find does the searching).
-    """
-    pos = 0
-    while True:
-        found = [(at, k) for k, term in enumerate(terms) if (at := _find_whole(text, term, pos)) >= 0]
-        if not found:
-            return
-        at, k = min(found)
-        yield at, terms[k]
-        pos = at + len(terms[k])
-
-
-def _find_whole(text: str, term: str, pos: int) -> int:
-    """The first mention of `term` at or after `pos` with no letter, digit or hyphen on either side; -1 if none."""
-    at = text.find(term, pos)
-    while at >= 0:
-        end = at + len(term)
-        if (at == 0 or text[at - 1] not in _WORD_CHARS) and (end == len(text) or text[end] not in _WORD_CHARS):
-            return at
-        at = text.find(term, at + 1)
-    return -1
-
-
 def _long_title(text: str) -> bool:
     """A title too long for a phone's heading size (reader.css sets it smaller there): wider than
     LONG_TITLE columns, a Chinese character counting two."""
     return sum(2 if ord(c) > 0x2E7F else 1 for c in text) > LONG_TITLE
-
-
-def _plain(text: str, cap: int) -> str:
-    return escape(text)
 
 
 def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
@@ -628,33 +430,7 @@ def _rel(source: Entry, target: Entry) -> str:
 
 def _description(q: Question) -> str:
     text = " ".join(" ".join(i.text for i in b.items) if isinstance(b, ListBlock) else b.text for b in q.blocks)
-    return _clip(text)
-
-
-def _clip(text: str) -> str:
-    """A meta description: whitespace-normalised, at most DESCRIPTION_CHARS characters."""
-    text = " ".join(text.split())  # str.split() splits at the same whitespace as re's \s
-    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
-
-
-def _front_matter(**fields: object) -> list[str]:
-    # Values go through json.dumps: valid YAML, and HTML-escaped so templates that print
-    # page.meta raw (title, description) still show the text literally.
-    lines = ["---"]
-    for key, value in fields.items():
-        lines.append(f"{key}: {_JSON(_escape_meta(value))}")
-    lines += ["---", ""]
-    return lines
-
-
-def _escape_meta(value: object) -> object:
-    if isinstance(value, str):
-        return escape(value)
-    if isinstance(value, list):
-        return [_escape_meta(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _escape_meta(v) for k, v in value.items()}
-    return value
+    return clip(text)
 
 
 def _gone_banks(site: Site) -> list[tuple[str, str]]:
@@ -723,9 +499,9 @@ def _after_answer(entry: Entry, lang: Lang) -> list[str]:
         zh = entry.text[_BANK]
         out += [
             '<div class="qa-stale qa-with-answer" data-pagefind-ignore="all">'
-            f'<p class="qa-stale__notice" lang="{_HTML_LANG[lang]}">{escape(t("translation.stale", lang))}</p>'
+            f'<p class="qa-stale__notice" lang="{HTML_LANG[lang]}">{escape(t("translation.stale", lang))}</p>'
             f'<p class="qa-stale__label">{escape(t("translation.current", lang))}</p>'
-            f'<div class="qa-stale__zh" lang="{_HTML_LANG[_BANK]}"><p class="qa-stale__q">{escape(zh.text)}</p>'
+            f'<div class="qa-stale__zh" lang="{HTML_LANG[_BANK]}"><p class="qa-stale__q">{escape(zh.text)}</p>'
             + "".join(answer_blocks_html(zh))
             + "</div></div>",
             "",
@@ -806,17 +582,8 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
     return next(tag.name(lang) for tag in site.tags if tag.id == tag_id)
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False).encode
-"""json.dumps(value, ensure_ascii=False) without building an encoder per call."""
-_HTML_LANG = {item.lang: item.html_lang for item in LANGUAGES.items}
 _BANK = LANGUAGES.bank.lang
 """The language the banks are written in."""
 _TRANSLATION = LANGUAGES.translation.lang if LANGUAGES.translation else None
 """The language with its own translated files (its pages say when a question is not translated yet)."""
-_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
-"""A linked term must not continue into one of these (it would be part of a longer name)."""
 _SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
-_MD_SPECIAL = frozenset("\\`*_{}[]()<>#+-.!|$~^=&:\"'@%")
-_MD_REFS = {ord(ch): f"&#{ord(ch)};" for ch in _MD_SPECIAL}
-_MD_SPECIAL_RE = re.compile("[" + re.escape("".join(sorted(_MD_SPECIAL))) + "]")
-"""md_text's table: each special character to its numeric reference (str.translate: ~10x a loop)."""

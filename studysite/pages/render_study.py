@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from ..i18n import t
 from ..model import Lang, Site
 from .listings import tag_url
-from .render import Page, md_text
+from .markup import Page, md_text
 
 DATA_PATH = "assets/qa/questions.json"
 """Where each language's question data goes (relative to the language's docs folder)."""

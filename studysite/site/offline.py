@@ -485,7 +485,7 @@ _BROWSER_OFFLINE = re.compile(r'<p class="qa-offline-browser">.*?</p>', re.DOTAL
 _STUDY_CORE = re.compile(r'<script src="[^"]*assets/qa/[a-z]+\.min\.js"[^>]*></script>')
 """The page's bundle (studysite/site/bundles.yml), which the study scripts are in: the zip's data goes first."""
 _ANSWER_DIV = re.compile(r'<div class="qa-answer".*?</div>', re.DOTALL)
-"""A question page's answer: one `<div>` with none inside (render.answer_html), as verify.py reads it."""
+"""A question page's answer: one `<div>` with none inside (answer.answer_html), as verify.py reads it."""
 _ZIP_SIZE = re.compile(r"<span data-qa-zip-size>[^<]*</span>")
 _SCOPE_SIZES = re.compile(r'data-qa-offline-scopes="([^"]*)" data-qa-offline-sizes="[^"]*"')
 _CONTROL = re.compile(r'<div class="qa-offline-control".*?</div>\n?', re.DOTALL)

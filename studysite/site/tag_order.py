@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..pages.render import escape
+from ..pages.markup import escape
 from ..pages.render_study import DATA_PATH
 
 
@@ -19,7 +19,7 @@ def install(config: Any, docs_dir: Path) -> None:
     if plugin is None or not data_file.exists():
         return
     data = json.loads(data_file.read_text(encoding="utf-8"))
-    # Front matter holds names HTML-escaped (render._front_matter): the plugin's tags carry them so.
+    # Front matter holds names HTML-escaped (markup.front_matter): the plugin's tags carry them so.
     tag_rank = {escape(tag["name"]): i for i, tag in enumerate(data["tags"])}
     page_rank = {q["url"]: i for i, q in enumerate(data["questions"])}  # banks in order, each in bank order
     last = len(page_rank)

@@ -319,7 +319,7 @@ def _html_pages(site_dir: Path) -> list[str]:
 def _fragments(page: bytes) -> tuple[str | None, str | None, str | None]:
     """Visible, normalised text of the page's first heading and of its answer, and the answer's slug.
 
-    The answer is one `<div>` with no `<div>` inside (render.answer_html), so it ends at the first
+    The answer is one `<div>` with no `<div>` inside (answer.answer_html), so it ends at the first
     `</div>`. None for what the page does not have. The delimiters are ASCII, which UTF-8 never uses
     inside a multi-byte character, so finding them in the bytes and decoding only what lies between
     gives what the same search in the decoded page would. One scan finds whichever of the two comes

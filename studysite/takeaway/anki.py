@@ -30,7 +30,7 @@ from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import Entry, Lang, ListBlock, Question, Site
 from ..pages import downloads
-from ..pages.render import answer_blocks_html
+from ..pages.answer import answer_blocks_html
 from ..sources.glossary import text_lang
 from ..sources.notes import note_html
 
