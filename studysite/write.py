@@ -27,12 +27,6 @@ def check_path(rel: str) -> str:
     return rel
 
 
-def write_tree_swap(dest: Path, files: dict[str, str]) -> None:
-    """Write `files` as the complete new content of `dest`, swapped in at once (see `staged_tree`)."""
-    with staged_tree(dest) as stage:
-        stage.write(files)
-
-
 class Staging:
     """A new tree being written beside `dest`; files equal to the old tree's are hard-linked to them."""
 

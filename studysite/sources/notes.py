@@ -185,11 +185,6 @@ def note_html(note: EditorNote, lang: Lang, *, quiz: bool = True, heading: str =
     return "\n".join(out)
 
 
-def notes_of(site: Site) -> int:
-    """How many questions carry a note (for reports)."""
-    return sum(1 for e in site.entries.values() if e.notes is not None)
-
-
 def _both(fields: dict[str, Located], a: str, b: str, what: str, path: Path, problems: Problems, line: int) -> bool:
     if (a in fields) != (b in fields):
         missing = b if a in fields else a

@@ -168,11 +168,6 @@ def note_model() -> genanki.Model:
     )
 
 
-def apkg_bytes(deck: genanki.Deck, timestamp: int) -> bytes:
-    """The deck as an .apkg: genanki's SQLite collection in a zip whose entries carry a fixed date."""
-    return _zip_collection(collection_bytes(deck, timestamp))
-
-
 def collection_bytes(deck: genanki.Deck, timestamp: int) -> bytes:
     """The deck as an Anki collection (`collection.anki2`), the bytes an SQLite file would hold.
 
