@@ -82,16 +82,26 @@ class Question:
     pending: tuple[int, ...] = ()
     """In a translation file: lines still marked `[zh]` (not yet translated); empty when done."""
 
+    @property
+    def answer_lines(self) -> list[str]:
+        """The answer as text, a line per paragraph, lead-in and list item (no list markers)."""
+        lines: list[str] = []
+        for block in self.blocks:
+            if isinstance(block, ListBlock):
+                lines.extend(item.text for item in block.items)
+            else:
+                lines.append(block.text)
+        return lines
+
+    @property
+    def text_lines(self) -> list[str]:
+        """The question, then its answer_lines: every text line of it, what search, hashes and tags read."""
+        return [self.text, *self.answer_lines]
+
 
 def content_hash(q: Question) -> str:
     """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
-    parts = [q.text]
-    for block in q.blocks:
-        if isinstance(block, (Paragraph, LeadIn)):
-            parts.append(block.text)
-        else:
-            parts.extend(i.text for i in block.items)
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:12]
+    return hashlib.sha256("\n".join(q.text_lines).encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def question_terms(question: Question) -> dict[str, float]:
     """
     title = _line_terms(question.text, TITLE_BOOST)
     # The answer in one piece: no term spans a line end (neither a word nor a bigram holds "\n").
-    body = _line_terms("\n".join(_answer_lines(question)), 1.0)
+    body = _line_terms("\n".join(question.answer_lines), 1.0)
     # A title term keeps the title's (higher) weight.
     body.update(title)
     return body
@@ -161,7 +161,7 @@ def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
             found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
             if found:
                 name = found.group(0)
-                body = body or " ".join(_answer_lines(q)).casefold()
+                body = body or " ".join(q.answer_lines).casefold()
                 owners[name.casefold()].append((-body.count(name.casefold()), e.index, e.slug))
     subjects = {}
     for phrase, claims in owners.items():
@@ -190,7 +190,7 @@ def inline_links(entries: list[Entry], lang: Lang) -> dict[str, tuple[tuple[str,
     for e in entries:
         found: dict[str, str] = {}
         # All lines at once: a name cannot span a line end, which bounds a name like a line's ends do.
-        text = "\n".join(_answer_lines(e.text[lang]))
+        text = "\n".join(e.text[lang].answer_lines)
         for m in pattern.finditer(text):
             target = subjects[m.group(1).casefold()]
             if not stands_alone(text, m.start(1), m.end(1)):
@@ -247,17 +247,6 @@ def _line_terms(text: str, boost: float) -> dict[str, float]:
     )
     words.update(dict.fromkeys(_HAN_BIGRAM.findall(text), HAN_WEIGHT * boost))
     return words
-
-
-def _answer_lines(q: Question) -> list[str]:
-    lines: list[str] = []
-    for block in q.blocks:
-        items = getattr(block, "items", None)
-        if items:
-            lines.extend(i.text for i in items)
-        else:
-            lines.append(block.text)  # type: ignore[union-attr]
-    return lines
 
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")

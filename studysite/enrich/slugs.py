@@ -178,11 +178,7 @@ def assign_slugs(
 
 def answer_print(q: Question) -> str:
     """A short fingerprint of a question's answer (its text, whitespace and punctuation folded)."""
-    parts = []
-    for block in q.blocks:
-        items = getattr(block, "items", None)
-        parts.extend([i.text for i in items] if items is not None else [getattr(block, "text", "")])
-    return hashlib.sha256(_key("\n".join(parts)).encode("utf-8")).hexdigest()[:12]
+    return hashlib.sha256(_key("\n".join(q.answer_lines)).encode("utf-8")).hexdigest()[:12]
 
 
 def review(old: list[LockEntry], new: list[LockEntry]) -> list[str]:

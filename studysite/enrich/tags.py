@@ -78,7 +78,7 @@ def assign_tags(tags: tuple[Tag, ...], questions: list[Question]) -> tuple[str, 
     best = [0] * len(tags)
     for q in questions:
         score = [0] * len(tags)
-        for text, weight in ((q.text, TITLE_WEIGHT), (_answer_text(q), 1)):
+        for text, weight in ((q.text, TITLE_WEIGHT), (" ".join(q.answer_lines), 1)):
             for keyword in matcher.found(text.casefold()):
                 for order in matcher.owners[keyword]:
                     score[order] += weight
@@ -92,14 +92,6 @@ def assign_tags(tags: tuple[Tag, ...], questions: list[Question]) -> tuple[str, 
             if len(ids) < MAX_TAGS:
                 ids.add(other)
     return tuple(tag.id for tag in tags if tag.id in ids)
-
-
-def _answer_text(question: Question) -> str:
-    parts: list[str] = []
-    for block in question.blocks:
-        items = getattr(block, "items", None)
-        parts.extend(i.text for i in items) if items else parts.append(block.text)  # type: ignore[union-attr]
-    return " ".join(parts)
 
 
 def _contains(text: str, keyword: str) -> bool:

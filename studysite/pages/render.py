@@ -19,7 +19,7 @@ from .. import cache
 from ..cache import MISSING, Memo
 from ..i18n import t
 from ..languages import LANGUAGES
-from ..model import LANGS, BankInfo, Entry, Lang, ListBlock, Question, Site
+from ..model import LANGS, BankInfo, Entry, Lang, Question, Site
 from ..sources.glossary import TermFinder, term_finder, text_lang
 from ..sources.notes import note_html
 from . import downloads, listings
@@ -429,8 +429,7 @@ def _rel(source: Entry, target: Entry) -> str:
 
 
 def _description(q: Question) -> str:
-    text = " ".join(" ".join(i.text for i in b.items) if isinstance(b, ListBlock) else b.text for b in q.blocks)
-    return clip(text)
+    return clip(" ".join(q.answer_lines))
 
 
 def _gone_banks(site: Site) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from ..cache import MISSING, Memo
 from ..errors import Problems
 from ..i18n import t
 from ..languages import LANGUAGES
-from ..model import LANGS, Bank, Entry, GlossaryTerm, Lang, Question
+from ..model import LANGS, Bank, Entry, GlossaryTerm, Lang
 from .yamlfile import check_fields, load_yaml
 
 MIN_FORM = 2
@@ -91,7 +91,7 @@ def warn_unused(
     for bank in banks:
         finder = term_finder(glossary, bank.lang)
         for q in bank.questions:
-            text = question_text(q)
+            text = "\n".join(q.text_lines)
             if not memo.enabled:
                 used.update(finder.term_ids(text))
                 continue
@@ -118,7 +118,7 @@ def term_uses(glossary: tuple[GlossaryTerm, ...], entries: Iterable[Entry], lang
     finders = {text: term_finder(glossary, text) for text in LANGS}  # looked up once: the key hashes every term
     for entry in entries:
         finder = finders[text_lang(entry, lang)]
-        for term_id in finder.term_ids(question_text(entry.text[lang])):
+        for term_id in finder.term_ids("\n".join(entry.text[lang].text_lines)):
             uses[term_id].append(entry.slug)
     return {term_id: tuple(slugs) for term_id, slugs in uses.items()}
 
@@ -132,15 +132,6 @@ def tooltip(term: GlossaryTerm, lang: Lang) -> str:
     """The tooltip text for a `lang` page: the term's names (this language first) and its definition."""
     names = list(dict.fromkeys([term.names[lang], term.names[LANGUAGES.beside(lang)]]))
     return f"{' · '.join(names)}{t('punct.colon', lang)}{term.definitions[lang]}"
-
-
-def question_text(q: Question) -> str:
-    """A question and its answer as one string, one line per block or item, for term search."""
-    parts = [q.text]
-    for block in q.blocks:
-        items = getattr(block, "items", None)
-        parts.extend(i.text for i in items) if items else parts.append(block.text)  # type: ignore[union-attr]
-    return "\n".join(parts)
 
 
 class TermFinder:
