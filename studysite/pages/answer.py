@@ -11,7 +11,7 @@ from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import Entry, Lang, LeadIn, ListBlock, Paragraph, Question
 from ..sources.glossary import TermFinder, tooltip
-from .markup import HTML_LANG, escape
+from .markup import HTML_LANG, el, escape
 
 
 def answer_html(
@@ -58,11 +58,11 @@ def answer_blocks_html(q: Question, annotate: Callable[[str, int], str] | None =
 
 def bilingual_toggle(lang: Lang) -> str:
     """The "side by side" switch (overrides/assets/qa/bilingual.js shows it; without JavaScript it stays hidden)."""
-    label = escape(t("bilingual.toggle", lang))
-    return (
-        f'<p class="qa-bi-bar" hidden><button type="button" class="qa-bi-toggle" aria-pressed="false">{label}</button>'
-        f'<span class="qa-bi-status" role="status" data-qa-unsaved="{escape(t("bilingual.unsaved", lang))}"></span></p>'
+    button = el(
+        "button", {"type": "button", "class": "qa-bi-toggle", "aria-pressed": "false"}, t("bilingual.toggle", lang)
     )
+    status = el("span", {"class": "qa-bi-status", "role": "status", "data-qa-unsaved": t("bilingual.unsaved", lang)})
+    return el("p", {"class": "qa-bi-bar", "hidden": True}, button, status)
 
 
 def bilingual_source(entry: Entry, lang: Lang, answer_id: str) -> str:

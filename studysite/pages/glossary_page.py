@@ -6,7 +6,6 @@ the banks grow. A pure function of (Site, language), like render.py."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator
 from itertools import groupby
 
@@ -17,7 +16,7 @@ from ..languages import LANGUAGES
 from ..model import GlossaryTerm, Lang, Site
 from ..sources.glossary import term_uses
 from .listings import PREVIEW, term_pages, term_preview
-from .markup import front_matter, md_text
+from .markup import el, front_matter, md_text
 
 GLOSSARY_PATH = "glossary.md"
 """The page, relative to a language's docs folder (/glossary/ and /en/glossary/)."""
@@ -46,28 +45,24 @@ def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | Non
     for term in ordered:
         if term.id in firsts:
             key = firsts[term.id]
-            lines += [f'<p class="qa-gl-letter" id="{_group_id(key)}" aria-hidden="true">{html.escape(key)}</p>', ""]
+            lines += [el("p", {"class": "qa-gl-letter", "id": _group_id(key), "aria-hidden": "true"}, key), ""]
         lines += [f"## {md_text(term.names[lang])} {{ #{term.id} }}", ""]
         body = ['<div class="qa-term">']
         for other in others:
             if term.names[other] != term.names[lang]:
-                body.append(
-                    f'<p class="qa-term__other"><span class="qa-term__label">'
-                    f"{html.escape(t('glossary.other_name', lang))}</span> "
-                    f'<span lang="{other}">{html.escape(term.names[other])}</span></p>'
-                )
-        body.append(f'<p class="qa-term__def">{html.escape(term.definitions[lang])}</p>')
+                label = el("span", {"class": "qa-term__label"}, t("glossary.other_name", lang))
+                name = el("span", {"lang": other}, term.names[other])
+                body.append(el("p", {"class": "qa-term__other"}, label, " ", name))
+        body.append(el("p", {"class": "qa-term__def"}, term.definitions[lang]))
         for other in others:
-            body.append(
-                f'<p class="qa-term__def qa-term__def--other" lang="{other}">{html.escape(term.definitions[other])}</p>'
-            )
+            body.append(el("p", {"class": "qa-term__def qa-term__def--other", "lang": other}, term.definitions[other]))
         body.append("</div>")
         lines += ["\n".join(body), ""]
         slugs = uses[term.id]
         if not slugs:
-            lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.unused", lang))}</p>', ""]
+            lines += [el("p", {"class": "qa-term__uses"}, t("glossary.unused", lang)), ""]
             continue
-        lines += [f'<p class="qa-term__uses">{html.escape(t("glossary.used_in", lang))}</p>', ""]
+        lines += [el("p", {"class": "qa-term__uses"}, t("glossary.used_in", lang)), ""]
         lines += term_preview(site, term.id, slugs, lang)
     return "\n".join(lines)
 
@@ -108,15 +103,23 @@ def _group_id(key: str) -> str:
 
 def _tools(groups: list[tuple[str, list[str]]], lang: Lang) -> str:
     """The filter box (shown by glossary.js; without JavaScript the page reads whole) and the jump list."""
-    label = html.escape(t("glossary.filter", lang))
-    jump = html.escape(t("glossary.jump", lang))
-    links = "".join(f'<a href="#{_group_id(key)}">{html.escape(key)}</a>' for key, _ in groups)
-    return (
-        '<div class="qa-gl-tools">'
-        f'<p class="qa-gl-filter" hidden><label for="qa-gl-filter">{label}</label>'
-        f'<input type="search" id="qa-gl-filter" autocomplete="off" spellcheck="false">'
-        f'<span class="qa-gl-count" role="status" data-qa-count="{html.escape(t("glossary.count", lang, n="{n}", total="{total}"))}"'
-        f' data-qa-none="{html.escape(t("glossary.none", lang))}"></span></p>'
-        f'<nav class="qa-gl-jump" aria-label="{jump}">{links}</nav>'
-        "</div>"
+    count = t("glossary.count", lang, n="{n}", total="{total}")  # glossary.js fills in the numbers
+    status = el(
+        "span",
+        {"class": "qa-gl-count", "role": "status", "data-qa-count": count, "data-qa-none": t("glossary.none", lang)},
+    )
+    search = el("input", {"type": "search", "id": "qa-gl-filter", "autocomplete": "off", "spellcheck": "false"})
+    filter_box = el(
+        "p",
+        {"class": "qa-gl-filter", "hidden": True},
+        el("label", {"for": "qa-gl-filter"}, t("glossary.filter", lang)),
+        search,
+        status,
+    )
+    links = [el("a", {"href": f"#{_group_id(key)}"}, key) for key, _ in groups]
+    return el(
+        "div",
+        {"class": "qa-gl-tools"},
+        filter_box,
+        el("nav", {"class": "qa-gl-jump", "aria-label": t("glossary.jump", lang)}, *links),
     )

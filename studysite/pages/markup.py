@@ -1,5 +1,6 @@
 """The renderers' shared low-level parts: the Page they yield, escaping for HTML and inline Markdown,
-front matter, meta descriptions, tag anchors, and `el`, which builds HTML with every text escaped.
+front matter, meta descriptions, tag anchors, and `el`, which builds HTML with every text escaped
+unless it is marked safe (markupsafe's `Markup`, as Jinja2 marks it).
 
 Every renderer imports these from here, and none imports another renderer's module for them, so the
 pages folder has no import cycle (tests/test_layers.py); render.py composes the pages.
@@ -46,6 +47,14 @@ def el(tag: str, attrs: Mapping[str, object] | None = None, *children: object) -
     (`hidden`), None or False leaves it out; attributes keep their order. A void element (`meta`,
     `input`, ...) gets no end tag. The HTML twin of `el()` in overrides/assets/qa/study-core.js.
     """
+    if tag in _VOID:
+        return start_tag(tag, attrs)
+    return Markup("".join([start_tag(tag, attrs), *map(_escaped, children), f"</{tag}>"]))
+
+
+def start_tag(tag: str, attrs: Mapping[str, object] | None = None) -> Markup:
+    """`<tag attrs>` alone, attributes as `el` writes them: for an element whose content is built line
+    by line (the caller writes its end tag)."""
     parts = [f"<{tag}"]
     for name, value in (attrs or {}).items():
         if value is True:
@@ -53,10 +62,6 @@ def el(tag: str, attrs: Mapping[str, object] | None = None, *children: object) -
         elif value is not None and value is not False:
             parts.append(f' {name}="{_escaped(value)}"')
     parts.append(">")
-    if tag in _VOID:
-        return Markup("".join(parts))
-    parts += [_escaped(child) for child in children]
-    parts.append(f"</{tag}>")
     return Markup("".join(parts))
 
 

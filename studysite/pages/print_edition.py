@@ -13,7 +13,6 @@ question pages' `qa-answer` markup: that marks a page as the one home of a quest
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator
 
 from ..i18n import t
@@ -22,7 +21,7 @@ from ..model import BankInfo, Block, Entry, Lang, ListBlock, Site
 from ..sources.notes import note_html
 from . import downloads, listings
 from .answer import answer_blocks_html, bilingual_source, bilingual_toggle
-from .markup import Page, front_matter
+from .markup import Page, el, front_matter, start_tag
 
 PRINT_FOLDER = "print"
 """The print page of bank B is B/print.md (/B/print/ and /en/B/print/); part k is B/print/k.md."""
@@ -67,56 +66,53 @@ def print_page(site: Site, bank_id: str, lang: Lang, parts: list[list[str]] | No
     title = t("print.title", lang, bank=bank.titles[lang])
     shown = title if len(parts) == 1 else f"{title} · {t('print.part', lang, n=k, total=len(parts))}"
     lines = front_matter(title=shown, hide=["navigation", "toc"], search={"exclude": True})
-    sep = html.escape(t("punct.sep", lang))
+    sep = t("punct.sep", lang)
     bank_href = "../" if k == 1 else "../../"  # the bank's page, from B/print/ or B/print/k/
     pdf = downloads.site_root(lang, 2 if k == 1 else 3) + downloads.bank_pdf(bank.id, lang)
     # Search leaves the page out: the heading is inside the ignored part too (the questions have pages).
-    out = [
-        f'<div class="qa-print" data-qa-print="{bank.id}" data-qa-print-part="{k}/{len(parts)}"'
-        f' data-qa-print-title="{html.escape(title)}" data-pagefind-ignore="all">'
-    ]
-    out.append(f'<h1 id="{PRINT_FOLDER}">{html.escape(shown)}</h1>')
-    out.append(f'<p class="qa-print__intro">{html.escape(t("print.intro", lang, n=len(bank.slugs)))}</p>')
+    print_attrs = {"class": "qa-print", "data-qa-print": bank.id, "data-qa-print-part": f"{k}/{len(parts)}"}
+    out: list[str] = [start_tag("div", {**print_attrs, "data-qa-print-title": title, "data-pagefind-ignore": "all"})]
+    out.append(el("h1", {"id": PRINT_FOLDER}, shown))
+    out.append(el("p", {"class": "qa-print__intro"}, t("print.intro", lang, n=len(bank.slugs))))
     if len(parts) > 1:
         part = t("print.part.intro", lang, first=first, last=first + len(slugs) - 1, n=len(bank.slugs))
-        out.append(f'<p class="qa-print__part">{html.escape(part)}</p>')
+        out.append(el("p", {"class": "qa-print__part"}, part))
     # On screen only: the way back, and the PDF once scripts/build_pdf.py has made it.
+    pdf_link = el("span", {downloads.PDF_ATTR: pdf}, t("downloads.pdf", lang))
+    back = el("a", {"href": bank_href}, t("print.back", lang))
     out.append(
-        f'<p class="qa-print__screen"><a href="{bank_href}">{html.escape(t("print.back", lang))}</a>'
-        f'<span class="qa-pdf" hidden>{sep}<span {downloads.PDF_ATTR}="{html.escape(pdf)}">'
-        f"{html.escape(t('downloads.pdf', lang))}</span></span></p>"
+        el("p", {"class": "qa-print__screen"}, back, el("span", {"class": "qa-pdf", "hidden": True}, sep, pdf_link))
     )
     # On paper only: how many questions, and where the online edition is (build_pdf.py makes it absolute).
+    online = el("a", {"class": "qa-print__online", "href": bank_href}, bank.titles[lang])
+    count = t("print.count", lang, n=len(bank.slugs))
     out.append(
-        f'<p class="qa-print__meta">{html.escape(t("print.count", lang, n=len(bank.slugs)))}{sep}'
-        f"{html.escape(t('print.online', lang))}{html.escape(t('punct.colon', lang))}"
-        f'<a class="qa-print__online" href="{bank_href}">{html.escape(bank.titles[lang])}</a></p>'
+        el("p", {"class": "qa-print__meta"}, count, sep, t("print.online", lang), t("punct.colon", lang), online)
     )
     # On screen, and then on paper too: the side-by-side view, as on the question pages.
     out.append(bilingual_toggle(lang))
-    out.append(f'<nav class="qa-print__toc" aria-labelledby="qa-print-toc-{lang}">')
-    out.append(f'<h2 id="qa-print-toc-{lang}">{html.escape(t("print.toc", lang))}</h2>')
-    out.append(f'<ol start="{first}">' if first > 1 else "<ol>")
+    out.append(start_tag("nav", {"class": "qa-print__toc", "aria-labelledby": f"qa-print-toc-{lang}"}))
+    out.append(el("h2", {"id": f"qa-print-toc-{lang}"}, t("print.toc", lang)))
+    out.append(start_tag("ol", {"start": first if first > 1 else None}))
     for n, slug in enumerate(slugs, start=first):
-        out.append(f'<li><a href="#q-{n}">{html.escape(site.entries[slug].text[lang].text)}</a></li>')
+        out.append(el("li", {}, el("a", {"href": f"#q-{n}"}, site.entries[slug].text[lang].text)))
     out.append("</ol>")
     out.append("</nav>")
     tag_names = {tag.id: tag.name(lang) for tag in site.tags}
     for n, slug in enumerate(slugs, start=first):
         entry = site.entries[slug]
         q = entry.text[lang]
-        shown_in = (
-            "" if entry.translated or lang != LANGUAGES.translation_code else f' lang="{LANGUAGES.bank.html_lang}"'
+        shown_in = None if entry.translated or lang != LANGUAGES.translation_code else LANGUAGES.bank.html_lang
+        out.append(
+            start_tag("section", {"class": "qa-print__q", "id": f"q-{n}", "data-qa-slug": slug, "lang": shown_in})
         )
-        out.append(f'<section class="qa-print__q" id="q-{n}" data-qa-slug="{slug}"{shown_in}>')
-        out.append(f'<h2 class="qa-print__title"><span class="qa-print__num">{n}.</span> {html.escape(q.text)}</h2>')
+        number = el("span", {"class": "qa-print__num"}, f"{n}.")
+        out.append(el("h2", {"class": "qa-print__title"}, number, " ", q.text))
         if entry.tags:
             names = t("punct.sep", lang).join(tag_names[tag_id] for tag_id in entry.tags)
-            out.append(
-                f'<p class="qa-print__tags"><span class="qa-print__label">{html.escape(t("print.tags", lang))}'
-                f"{html.escape(t('punct.colon', lang))}</span>{html.escape(names)}</p>"
-            )
-        out.append(f'<div class="qa-print__answer" id="q-{n}-answer">')
+            label = el("span", {"class": "qa-print__label"}, t("print.tags", lang), t("punct.colon", lang))
+            out.append(el("p", {"class": "qa-print__tags"}, label, names))
+        out.append(start_tag("div", {"class": "qa-print__answer", "id": f"q-{n}-answer"}))
         out.extend(answer_blocks_html(q))
         out.append("</div>")
         out.append(bilingual_source(entry, lang, f"q-{n}-answer"))

@@ -26,7 +26,7 @@ from . import downloads, listings
 from .answer import answer_blocks_html, answer_html, bilingual_source, bilingual_toggle
 from .downloads import site_root
 from .glossary_page import GLOSSARY_PATH, glossary_page, glossary_term_pages, glossary_uses
-from .markup import HTML_LANG, Page, clip, escape, front_matter, md_text
+from .markup import HTML_LANG, Markup, Page, clip, el, escape, front_matter, md_text
 from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 from .print_edition import print_pages
 from .render_study import REVIEW_PATH, study_pages
@@ -199,10 +199,7 @@ def question_page(
     )
     lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
     if lang == _TRANSLATION and not entry.translated:
-        lines += [
-            f'<p class="qa-untranslated" lang="{HTML_LANG[lang]}">' + escape(t("question.untranslated", lang)) + "</p>",
-            "",
-        ]
+        lines += [el("p", {"class": "qa-untranslated", "lang": HTML_LANG[lang]}, t("question.untranslated", lang)), ""]
     links = {
         term: f"../../{site.entries[slug].path[:-3]}/"
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
@@ -254,10 +251,10 @@ def home_page(site: Site, lang: Lang, review: str = "") -> str:
         t(key + (".one" if k == 1 else ""), lang, n=k)
         for key, k in (("home.count", n), ("home.count.banks", len(site.banks)), ("home.count.tags", len(used)))
     )
-    lines += [f'<p class="qa-home-count">{escape(summary)}</p>', ""]
+    lines += [el("p", {"class": "qa-home-count"}, summary), ""]
     lines += [_home_ways(lang, review), ""]
     # a hint for keyboards only (reader.css hides it on touch screens)
-    lines += [f'<p class="qa-keyhint">{escape(t("home.search", lang))}</p>', ""]
+    lines += [el("p", {"class": "qa-keyhint"}, t("home.search", lang)), ""]
     lines += [f"## {md_text(t('home.banks', lang))}", ""]
     lines += listings.home_banks(site, lang)
     lines += [f"## {md_text(t('home.tags', lang))} {{ #topics }}", ""]
@@ -281,20 +278,15 @@ def _home_ways(lang: Lang, review: str) -> str:
     question (overrides/assets/qa/reader.js shows it: it needs the study scripts)."""
     ways = []
     if review:  # study-progress.js writes how many are due above it and the count into the button
-        ways.append(
-            f'<a class="md-button md-button--primary qa-today__start" href="{escape(review)}">'
-            f"{escape(t('home.way.review', lang))}</a>"
-        )
+        start = {"class": "md-button md-button--primary qa-today__start", "href": review}
+        ways.append(el("a", start, t("home.way.review", lang)))
     primary = "" if review else " md-button--primary"
-    ways.append(
-        f'<button type="button" class="md-button{primary} qa-ways__random" data-qa-random hidden>'
-        f"{escape(t('home.way.random', lang))}</button>"
-    )
-    ways.append(f'<a class="md-button" href="study/mock/">{escape(t("home.mock", lang))}</a>')
-    ways.append(f'<a class="md-button" href="#topics">{escape(t("home.way.topics", lang))}</a>')
-    label = escape(t("home.ways", lang))
-    nav = f'<nav class="qa-ways" aria-label="{label}">' + "".join(ways) + "</nav>"
-    return f'<div class="qa-today" data-qa-today>{nav}</div>' if review else nav
+    random = {"type": "button", "class": f"md-button{primary} qa-ways__random", "data-qa-random": True, "hidden": True}
+    ways.append(el("button", random, t("home.way.random", lang)))
+    ways.append(el("a", {"class": "md-button", "href": "study/mock/"}, t("home.mock", lang)))
+    ways.append(el("a", {"class": "md-button", "href": "#topics"}, t("home.way.topics", lang)))
+    nav = el("nav", {"class": "qa-ways", "aria-label": t("home.ways", lang)}, *ways)
+    return el("div", {"class": "qa-today", "data-qa-today": True}, nav) if review else nav
 
 
 def tags_page(lang: Lang, site: Site | None = None) -> str:
@@ -321,7 +313,7 @@ def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
     # Pagefind indexes no page whose whole content it is told to ignore.
     lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
     lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
-    lines += [f'<blockquote class="qa-removed" lang="zh-CN"><p>{escape(title)}</p></blockquote>', ""]
+    lines += [el("blockquote", {"class": "qa-removed", "lang": "zh-CN"}, el("p", {}, title)), ""]
     if bank is not None:
         lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
     else:  # the whole bank is gone
@@ -338,21 +330,20 @@ def redirect_page(target: str, lang: Lang) -> str:
     """
     if not _SAFE_URL.fullmatch(target):
         raise ValueError(f"unsafe redirect target {target!r}")
-    url = escape(target)
     return "\n".join(
         [
             "<!doctype html>",
             f'<html lang="{HTML_LANG[lang]}">',
             "<head>",
             '<meta charset="utf-8">',
-            f"<title>{escape(t('redirect.title', lang))}</title>",
+            el("title", {}, t("redirect.title", lang)),
             '<meta name="robots" content="noindex">',
-            f'<link rel="canonical" href="{url}">',
+            el("link", {"rel": "canonical", "href": target}),
             f"<script>location.replace({json.dumps(target)} + location.search + location.hash)</script>",
-            f'<meta http-equiv="refresh" content="0; url={url}">',
+            el("meta", {"http-equiv": "refresh", "content": f"0; url={target}"}),
             "</head>",
             '<body data-pagefind-ignore="all">',
-            f'<p>{escape(t("redirect.body", lang))} <a href="{url}">{escape(t("redirect.link", lang))}</a></p>',
+            el("p", {}, t("redirect.body", lang), " ", el("a", {"href": target}, t("redirect.link", lang))),
             "</body>",
             "</html>",
             "",
@@ -406,22 +397,19 @@ def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
     parts = []
     if i > 0:
         prev = site.entries[bank.slugs[i - 1]]
-        parts.append(
-            f'<a class="qa-pager__prev" href="../{prev.slug}/" rel="prev" data-qa-key="prev">'
-            f'<span class="qa-pager__dir">← {escape(t("question.prev", lang))}</span>'
-            f'<span class="qa-pager__title">{escape(prev.text[lang].text)}</span></a>'
-        )
+        direction = el("span", {"class": "qa-pager__dir"}, "← ", t("question.prev", lang))
+        title = el("span", {"class": "qa-pager__title"}, prev.text[lang].text)
+        attrs = {"class": "qa-pager__prev", "href": f"../{prev.slug}/", "rel": "prev", "data-qa-key": "prev"}
+        parts.append(el("a", attrs, direction, title))
     if i + 1 < len(bank.slugs):
         nxt = site.entries[bank.slugs[i + 1]]
-        parts.append(
-            f'<a class="qa-pager__next" href="../{nxt.slug}/" rel="next" data-qa-key="next">'
-            f'<span class="qa-pager__dir">{escape(t("question.next", lang))} →</span>'
-            f'<span class="qa-pager__title">{escape(nxt.text[lang].text)}</span></a>'
-        )
+        direction = el("span", {"class": "qa-pager__dir"}, t("question.next", lang), " →")
+        title = el("span", {"class": "qa-pager__title"}, nxt.text[lang].text)
+        attrs = {"class": "qa-pager__next", "href": f"../{nxt.slug}/", "rel": "next", "data-qa-key": "next"}
+        parts.append(el("a", attrs, direction, title))
     if not parts:
         return []
-    label = escape(t("question.pager", lang))
-    return [f'<nav class="qa-pager" aria-label="{label}">' + "".join(parts) + "</nav>", ""]
+    return [el("nav", {"class": "qa-pager", "aria-label": t("question.pager", lang)}, *parts), ""]
 
 
 def _rel(source: Entry, target: Entry) -> str:
@@ -462,7 +450,7 @@ def _home_takeaway(site: Site, lang: Lang) -> list[str]:
         lines += [downloads.bank_block(bank, lang, downloads.site_root(lang, 0), f"{bank.id}/"), ""]
     if len(site.banks) > listings.HOME_BANKS:
         more = t("home.downloads.more", lang, n=len(site.banks) - listings.HOME_BANKS)
-        lines += [f'<p class="qa-downloads__more">{escape(more)}</p>', ""]
+        lines += [el("p", {"class": "qa-downloads__more"}, more), ""]
     return lines
 
 
@@ -496,15 +484,16 @@ def _after_answer(entry: Entry, lang: Lang) -> list[str]:
     out = []
     if lang == _TRANSLATION and entry.stale:
         zh = entry.text[_BANK]
-        out += [
-            '<div class="qa-stale qa-with-answer" data-pagefind-ignore="all">'
-            f'<p class="qa-stale__notice" lang="{HTML_LANG[lang]}">{escape(t("translation.stale", lang))}</p>'
-            f'<p class="qa-stale__label">{escape(t("translation.current", lang))}</p>'
-            f'<div class="qa-stale__zh" lang="{HTML_LANG[_BANK]}"><p class="qa-stale__q">{escape(zh.text)}</p>'
-            + "".join(answer_blocks_html(zh))
-            + "</div></div>",
-            "",
-        ]
+        notice = el("p", {"class": "qa-stale__notice", "lang": HTML_LANG[lang]}, t("translation.stale", lang))
+        label = el("p", {"class": "qa-stale__label"}, t("translation.current", lang))
+        current = el(
+            "div",
+            {"class": "qa-stale__zh", "lang": HTML_LANG[_BANK]},
+            el("p", {"class": "qa-stale__q"}, zh.text),
+            Markup("".join(answer_blocks_html(zh))),  # escaped by answer_blocks_html
+        )
+        stale = {"class": "qa-stale qa-with-answer", "data-pagefind-ignore": "all"}
+        out += [el("div", stale, notice, label, current), ""]
     if entry.notes is not None:
         out += [note_html(entry.notes, lang), ""]
     return out
@@ -530,15 +519,10 @@ def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_
     }
     issue = f"{repo}/issues/new?" + urlencode(fields, quote_via=quote)
     edit = f"{repo}/blob/main/{quote(file)}#L{q.line}"
-    label = escape(t("question.actions", lang))
-    return [
-        f'<p class="qa-actions" role="group" aria-label="{label}">'
-        f'<a class="qa-actions__report" href="{escape(issue)}" target="_blank" rel="noopener">'
-        f"{escape(t('question.report', lang))}</a>"
-        f'<a class="qa-actions__edit" href="{escape(edit)}" target="_blank" rel="noopener">'
-        f"{escape(t('question.edit', lang, line=q.line))}</a></p>",
-        "",
-    ]
+    report = el("a", {"class": "qa-actions__report", "href": issue, **_NEW_TAB}, t("question.report", lang))
+    edit_link = el("a", {"class": "qa-actions__edit", "href": edit, **_NEW_TAB}, t("question.edit", lang, line=q.line))
+    actions = {"class": "qa-actions", "role": "group", "aria-label": t("question.actions", lang)}
+    return [el("p", actions, report, edit_link), ""]
 
 
 def _home_study(lang: Lang) -> list[str]:
@@ -561,18 +545,19 @@ def _home_study(lang: Lang) -> list[str]:
 
 def _home_offline(lang: Lang) -> list[str]:
     """The home page's offline section: the browser copy, and the zip (studysite/offline.py builds both)."""
-    zip_link = f'<a href="{site_root(lang, 0)}{ZIP_PATH}" download>{escape(t("home.offline.zip", lang))}</a>'
+    zip_link = el("a", {"href": f"{site_root(lang, 0)}{ZIP_PATH}", "download": True}, t("home.offline.zip", lang))
+    # the slot is markup (studysite/site/offline.py fills it in), the text around it is not
     about = escape(t("home.offline.zip.about", lang, size="{size}")).format(size=ZIP_SIZE_SLOT)
     return [
         f"## {md_text(t('home.offline', lang))} {{ #offline }}",
         "",
         # class qa-offline-browser: the zip's copy leaves out this promise of the browser's own copy
-        f'<p class="qa-offline-browser">{escape(t("home.offline.intro", lang))}</p>',
+        el("p", {"class": "qa-offline-browser"}, t("home.offline.intro", lang)),
         "",
         offline_control(lang, ["site", f"lang:{lang}"]),
         "",
         # class qa-download: the zip's own copy of this page replaces it with how to serve the folder
-        f'<p class="qa-download">{zip_link}{about}</p>',
+        el("p", {"class": "qa-download"}, zip_link, Markup(about)),
         "",
     ]
 
@@ -581,6 +566,7 @@ def _tag_name(site: Site, tag_id: str, lang: Lang) -> str:
     return next(tag.name(lang) for tag in site.tags if tag.id == tag_id)
 
 
+_NEW_TAB = {"target": "_blank", "rel": "noopener"}
 _BANK = LANGUAGES.bank.lang
 """The language the banks are written in."""
 _TRANSLATION = LANGUAGES.translation.lang if LANGUAGES.translation else None
