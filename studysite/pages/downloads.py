@@ -7,12 +7,12 @@ root, shared by both languages (and left out of the offline copy, studysite/site
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 
 from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import BankInfo, Lang, Tag
+from .markup import Markup, el
 
 FOLDER = "downloads"
 """Folder at the site root that holds every deck and CSV file."""
@@ -80,18 +80,17 @@ def bank_block(bank: BankInfo, lang: Lang, root: str, bank_href: str) -> str:
     )
     csv = _link(root + bank_csv(bank.id), t("downloads.csv.link", lang), download=True)
     pdf = root + bank_pdf(bank.id, lang)
-    printed = (
-        _link(f"{bank_href}print/", t("downloads.print.page", lang))
-        + f'<span class="qa-pdf" hidden>{html.escape(t("punct.sep", lang))}'
-        + f'<span {PDF_ATTR}="{html.escape(pdf)}">{html.escape(t("downloads.pdf", lang))}</span></span>'
+    pdf_link = el("span", {PDF_ATTR: pdf}, t("downloads.pdf", lang))
+    printed = _link(f"{bank_href}print/", t("downloads.print.page", lang)) + el(
+        "span", {"class": "qa-pdf", "hidden": True}, t("punct.sep", lang), pdf_link
     )
     rows = [
         _row(t("downloads.anki", lang), decks),
         _row(t("downloads.csv", lang), csv),
         _row(t("downloads.print", lang), printed),
     ]
-    hint = f'<p class="qa-downloads__hint">{html.escape(t("downloads.hint", lang))}</p>'
-    return '<div class="qa-downloads">\n' + "\n".join(rows) + "\n" + hint + "\n</div>"
+    hint = el("p", {"class": "qa-downloads__hint"}, t("downloads.hint", lang))
+    return "\n".join(['<div class="qa-downloads">', *rows, hint, "</div>"])
 
 
 def tag_block(tags: Iterable[tuple[Tag, int]], lang: Lang, root: str) -> str:
@@ -104,39 +103,24 @@ def tag_block(tags: Iterable[tuple[Tag, int]], lang: Lang, root: str) -> str:
         )
         csv = _link(root + tag_csv(tag.id), "CSV", download=True)
         n = t("home.count.one" if count == 1 else "home.count", lang, n=count)
-        items.append(
-            f'<li><span class="qa-downloads__label">{html.escape(tag.name(lang))}</span> '
-            f'<span class="qa-downloads__count">{html.escape(n)}</span> '
-            f'<span class="qa-downloads__links">{decks}{html.escape(t("punct.sep", lang))}{csv}</span></li>'
-        )
-    hint = f'<p class="qa-downloads__hint">{html.escape(t("downloads.hint", lang))}</p>'
-    return (
-        '<div class="qa-downloads">\n<ul class="qa-downloads__tags">\n'
-        + "\n".join(items)
-        + "\n</ul>\n"
-        + hint
-        + "\n</div>"
-    )
+        label = el("span", {"class": "qa-downloads__label"}, tag.name(lang))
+        links = el("span", {"class": "qa-downloads__links"}, decks, t("punct.sep", lang), csv)
+        items.append(el("li", {}, label, " ", el("span", {"class": "qa-downloads__count"}, n), " ", links))
+    hint = el("p", {"class": "qa-downloads__hint"}, t("downloads.hint", lang))
+    return "\n".join(['<div class="qa-downloads">', '<ul class="qa-downloads__tags">', *items, "</ul>", hint, "</div>"])
 
 
-def _row(label: str, links: str) -> str:
-    return (
-        f'<p class="qa-downloads__row"><span class="qa-downloads__label">{html.escape(label)}</span> '
-        f'<span class="qa-downloads__links">{links}</span></p>'
-    )
+def _row(label: str, links: Markup) -> Markup:
+    label_html = el("span", {"class": "qa-downloads__label"}, label)
+    return el("p", {"class": "qa-downloads__row"}, label_html, " ", el("span", {"class": "qa-downloads__links"}, links))
 
 
-def _link(href: str, text: str, *, download: bool = False, hreflang: str = "") -> str:
-    attrs = f'href="{html.escape(href)}"'
-    if download:
-        attrs += " download"
-    if hreflang in _HREFLANG:
-        attrs += f' hreflang="{_HREFLANG[hreflang]}"'
-    return f"<a {attrs}>{html.escape(text)}</a>"
+def _link(href: str, text: str, *, download: bool = False, hreflang: str = "") -> Markup:
+    return el("a", {"href": href, "download": download, "hreflang": _HREFLANG.get(hreflang)}, text)
 
 
-def _join(links: Iterable[str]) -> str:
-    return " · ".join(links)
+def _join(links: Iterable[Markup]) -> Markup:
+    return Markup(" · ").join(links)
 
 
 _LANG_ROOT_TO_SITE_ROOT: dict[Lang, str] = {item.lang: "../" * item.root.count("/") for item in LANGUAGES.items}

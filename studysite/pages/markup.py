@@ -42,10 +42,13 @@ def escape(text: str) -> str:
 def el(tag: str, attrs: Mapping[str, object] | None = None, *children: object) -> Markup:
     """`<tag attrs>children</tag>`, as markup that a later `el` keeps as it is.
 
-    Text is escaped, in attribute values and children alike, unless it is already `Markup` (what `el`
-    returns, or a `Markup(...)` a caller vouches for). An attribute of value True is written bare
-    (`hidden`), None or False leaves it out; attributes keep their order. A void element (`meta`,
-    `input`, ...) gets no end tag. The HTML twin of `el()` in overrides/assets/qa/study-core.js.
+        Text is escaped, in attribute values and children alike, unless it is already `Markup` (what `el`
+        returns, or a `Markup(...)` a caller vouches for). An attribute of value True is written bare
+        (`hidden`), None or False leaves it out; attributes keep their order. A void element (`meta`,
+        `input`, ...) gets no end tag. The HTML twin of `el()` in overrides/assets/qa/study-core.js.
+
+    Join results with `"".join` or `"\n".join`, or `+` between two of them, never `str + Markup`:
+    markupsafe escapes the plain string of such a sum (tests would show the page's markup as text).
     """
     if tag in _VOID:
         return start_tag(tag, attrs)
