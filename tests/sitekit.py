@@ -16,6 +16,7 @@ from pathlib import Path
 
 from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
+from studysite.site import engine
 from studysite.takeaway import pdf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,16 +135,7 @@ def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dic
 def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: bool = True) -> Path:
     """Build the full bilingual site from `banks` in `work` (configs copied there); returns the site folder."""
     env = prepare_work(banks, work, site_url=site_url)
-    # not --quiet: it drops warnings before MkDocs counts them, and strict mode then fails on none
-    cmd = [
-        sys.executable,
-        "-m",
-        "mkdocs",
-        "build",
-        "--strict" if strict else "--no-strict",
-        "-f",
-        str(work / "mkdocs.yml"),
-    ]
+    cmd = engine.current().site_command(work / "mkdocs.yml", work / "site", strict=strict)
     proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise AssertionError(f"site build failed:\n{proc.stdout}\n{proc.stderr}")

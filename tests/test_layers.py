@@ -52,6 +52,25 @@ def test_every_module_has_a_layer() -> None:
     assert not unplaced, f"put each in a layer folder, or name it in LAYERS (tests/test_layers.py): {unplaced}"
 
 
+def test_only_the_engine_adapter_builds_with_mkdocs() -> None:
+    """Every engine build goes through studysite/site/engine.py; the MkDocs calls live in its adapter."""
+    adapter = PACKAGE / "site" / "engine_mkdocs.py"
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == adapter:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text, str(path))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            wrong += [
+                f"{path.name}:{node.lineno}: imports {name}" for name in names if name.startswith("mkdocs.commands")
+            ]
+        if '"-m", "mkdocs"' in text:
+            wrong.append(f"{path.name}: runs `-m mkdocs`")
+    assert not wrong, "call engine.current() instead:\n" + "\n".join(wrong)
+
+
 def layer_of(module: str) -> int:
     """The rank of a module named `a.b.c` inside studysite (its first part names the layer); -1 if none
     (test_every_module_has_a_layer reports it)."""

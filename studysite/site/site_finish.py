@@ -8,7 +8,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from .. import parallel
 from ..i18n import STRINGS, catalogues
 from ..languages import Language, Languages, from_table
 from ..project import ROOT
+from . import engine
 from .bundles import page_scripts
 
 log = logging.getLogger("mkdocs.plugins.studysite")
@@ -78,30 +78,20 @@ def languages_of(config: Any) -> Languages:
 
 def build_others(config: Any, dirty: bool) -> None:
     """Build every other language's config into <site_dir>/<root> with the same strictness, in this process."""
+    site_engine = engine.current()
     for item in languages_of(config).extra:
-        _build_language(*_language_args(config, item), dirty=dirty)
+        conf_file, site_dir, site_url, strict = _language_args(config, item)
+        site_engine.build(conf_file, site_dir, site_url=site_url, strict=strict, dirty=dirty)
 
 
-def _language_args(config: Any, item: Language) -> tuple[str, str, str, bool]:
+def _language_args(config: Any, item: Language) -> tuple[Path, Path, str, bool]:
     conf = Path(config.config_file_path).with_name(item.config)
     site_url = config.site_url and config.site_url.rstrip("/") + "/" + item.root
-    return str(conf), str(Path(config.site_dir) / item.root.rstrip("/")), site_url or "", bool(config.strict)
-
-
-def _build_language(conf_file: str, site_dir: str, site_url: str, strict: bool, dirty: bool) -> None:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    conf = load_config(conf_file, site_dir=site_dir, site_url=site_url or None, strict=strict)
-    conf.plugins.on_startup(command="build", dirty=dirty)
-    try:
-        build(conf, dirty=dirty)
-    finally:
-        conf.plugins.on_shutdown()
+    return conf, Path(config.site_dir) / item.root.rstrip("/"), site_url or "", bool(config.strict)
 
 
 class LanguageBuild:
-    """One other language's site, built by a child process while MkDocs builds the main one.
+    """One other language's site, built by the engine in a child process while MkDocs builds the main one.
 
     The builds are independent (each language has its own docs folder, generated before any starts),
     and MkDocs renders on one core: side by side they take about the time of the longest one on
@@ -115,14 +105,12 @@ class LanguageBuild:
     def __init__(self, config: Any, item: Language) -> None:
         conf_file, site_dir, site_url, strict = _language_args(config, item)
         self.item = item
-        self.final = Path(site_dir)
+        self.final = site_dir
         self.scratch = self.final.with_name(f".{item.lang}-build")
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
-        # The same Python: it imports the installed package and finds the plugin by its entry point, as MkDocs here did.
-        code = "import sys, studysite.site.site_finish as f; f._language_child(sys.argv[1:])"
-        args = [conf_file, str(self.scratch), site_url, "1" if strict else ""]
-        self.proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=self.log, stderr=subprocess.STDOUT)
+        cmd = engine.current().build_command(conf_file, self.scratch, site_url=site_url, strict=strict)
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def finish(self) -> None:
         """Wait for the child, pass its log on, and put its site in place (raises if it failed)."""
@@ -177,22 +165,6 @@ class OtherBuilds:
     def cancel(self) -> None:
         for build in self.builds:
             build.cancel()
-
-
-def _language_child(argv: list[str]) -> None:
-    """Entry point of LanguageBuild's child process: MkDocs' own logging format, on stderr."""
-    from mkdocs.exceptions import MkDocsException
-
-    conf_file, site_dir, site_url, strict = argv
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    logging.getLogger("mkdocs").addHandler(handler)
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    try:
-        _build_language(conf_file, site_dir, site_url, bool(strict), dirty=False)
-    except MkDocsException as exc:
-        print(f"ERROR   -  {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
 
 
 def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:

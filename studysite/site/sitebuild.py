@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import Problems, os_error
 from ..write import PendingFile, build_lock, remove_stale_staging, swap_dirs, sync_dir, sync_tree
+from . import engine
 
 LOCKED_ENV = "STUDYSITE_LOCKED"
 """Set to 1 for the MkDocs plugin: a slugs.lock that would change fails the build (CI)."""
@@ -86,7 +87,7 @@ def in_ci(env: os._Environ[str] | dict[str, str]) -> bool:
 
 
 def _without_info(log: str) -> str:
-    """MkDocs' log without its INFO records (each a line "INFO    -  ..." and the indented lines after)."""
+    """The engine's log without its INFO records (each a line "INFO    -  ..." and the indented lines after)."""
     kept: list[str] = []
     info = False
     for line in log.splitlines(keepends=True):
@@ -110,24 +111,23 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
         shutil.copytree(docs, before, symlinks=True, copy_function=os.link)
     old_lock = lock.read_bytes() if lock.exists() else None
     try:
-        # Not --quiet: it drops warnings before MkDocs counts them, and --strict then fails on none
-        # (a glossary term no question uses built "strictly" that way). Its INFO lines are left out below.
-        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(staging)]
+        site_engine = engine.current()
+        cmd = site_engine.site_command(config, staging, strict=True)
         proc = subprocess.run(cmd, cwd=root, env=env, check=False, stderr=subprocess.PIPE, text=True)
         proc.stderr = _without_info(proc.stderr)
         if proc.returncode != 0:
             _restore(docs, before, lock, old_lock)
-            # MkDocs reports an operating-system failure of its own (a full disk while it writes the
+            # The engine reports an operating-system failure of its own (a full disk while it writes the
             # site) as a traceback: the reader gets its one line instead.
             failure = _os_failure(proc.stderr)
             if failure is not None and not failure.filename:
-                failure.filename = str(site)  # what MkDocs was writing when the system refused
+                failure.filename = str(site)  # what the engine was writing when the system refused
             print(
                 f"error: {os_error(failure)}" if failure else proc.stderr,
                 end="" if not failure else "\n",
                 file=sys.stderr,
             )
-            print(f"build_site: mkdocs failed; {site}, {docs} and {lock} left unchanged", file=sys.stderr)
+            print(f"build_site: {site_engine.name} failed; {site}, {docs} and {lock} left unchanged", file=sys.stderr)
             return proc.returncode
         sys.stderr.write(proc.stderr)
         try:
