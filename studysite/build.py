@@ -17,7 +17,7 @@ from .enrich.slugwords import glossary_terms
 from .enrich.tags import assign_tags, load_taxonomy
 from .errors import Problems
 from .i18n import catalogues
-from .languages import LANGUAGES
+from .languages import BANK_LANG, LANGUAGES, TRANSLATION_LANG
 from .model import (
     LANGS,
     Bank,
@@ -49,8 +49,8 @@ RESERVED_IDS = frozenset(
         "assets",
         "tags",
         "banks",
-        "en",
-        "zh",
+        *LANGUAGES.codes,  # and each language's folder
+        *(item.root.strip("/") for item in LANGUAGES.extra),
         "search",
         "pagefind",
         "study",
@@ -196,9 +196,9 @@ def check_content(site: Site, sources: Sources, problems: Problems) -> None:
         notes.check_slugs(mine, bank.id, site, bank.path, problems)
     for entry in site.entries.values():
         if not entry.tags:
-            q = entry.text["zh"]
+            q = entry.text[BANK_LANG]
             problems.warn(
-                site.bank(entry.bank_id).source["zh"],
+                site.bank(entry.bank_id).source[BANK_LANG],
                 q.line,
                 f"no tag fits this question: add a keyword to {TAXONOMY} or `add_tags` in {entry.bank_id}{notes.SUFFIX}",
                 q.text,
@@ -218,9 +218,12 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
     for path in inputs.bank_files:
         stem = path.name[: -len(".txt")]
         bank_id, _, suffix = stem.partition(".")
-        if suffix not in ("", "en"):
+        if suffix not in ("", TRANSLATION_LANG):
             problems.error(
-                path, 0, f"unknown language suffix `.{suffix}`: name banks NAME.txt (Chinese) and NAME.en.txt (English)"
+                path,
+                0,
+                f"unknown language suffix `.{suffix}`: name banks NAME.txt (Chinese) and NAME.{TRANSLATION_LANG}.txt "
+                "(English)",
             )
             continue
         if not _ID.fullmatch(bank_id):
@@ -246,10 +249,17 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
     pairs = []
     digests: dict[str, tuple[bytes, ...]] = {}
     for bank_id, path in sorted(zh.items()):
-        bank = _parse_cached(memo, problems, path, "zh", functools.partial(parse_bank, path, bank_id, "zh"), digests)
+        bank = _parse_cached(
+            memo, problems, path, BANK_LANG, functools.partial(parse_bank, path, bank_id, BANK_LANG), digests
+        )
         translation = (
             _parse_cached(
-                memo, problems, en[bank_id], "en", functools.partial(_parse_en, en[bank_id], bank_id), digests
+                memo,
+                problems,
+                en[bank_id],
+                TRANSLATION_LANG,
+                functools.partial(_parse_en, en[bank_id], bank_id),
+                digests,
             )
             if bank_id in en
             else None
@@ -402,7 +412,7 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
             slug=slug,
             bank_id=cand.bank,
             index=cand.zh.index,
-            text={"zh": cand.zh, "en": cand.en or cand.zh},
+            text={BANK_LANG: cand.zh, TRANSLATION_LANG: cand.en or cand.zh},
             translated=cand.en is not None,
             tags=(),
             content_hash=content_hash(cand.zh),
@@ -446,10 +456,10 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     banks = tuple(
         BankInfo(
             id=bank.id,
-            titles={"zh": bank.title, "en": translations.english_title(bank, tr)},
+            titles={BANK_LANG: bank.title, TRANSLATION_LANG: translations.english_title(bank, tr)},
             slugs=tuple(slugs_of[bank.id]),
             translated=tr is not None and all(s in english for s in slugs_of[bank.id]),
-            source={"zh": bank.path, **({"en": tr.path} if tr else {})},
+            source={BANK_LANG: bank.path, **({TRANSLATION_LANG: tr.path} if tr else {})},
         )
         for bank, tr in sources.banks
     )
@@ -474,12 +484,12 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
 def _question_terms(entries: list[Entry], zh_d: list[bytes], memo: Memo) -> dict[str, dict[str, float]]:
     """Each question's terms (links.question_terms of its Chinese), from `memo` where it has them."""
     if not memo.enabled:
-        return {e.slug: links.question_terms(e.text["zh"]) for e in entries}
+        return {e.slug: links.question_terms(e.text[BANK_LANG]) for e in entries}
     out = {}
     for e, d in zip(entries, zh_d, strict=True):
         key = memo.key("terms", d)
         found = memo.get(key)
-        out[e.slug] = memo.put(key, links.question_terms(e.text["zh"])) if found is MISSING else found
+        out[e.slug] = memo.put(key, links.question_terms(e.text[BANK_LANG])) if found is MISSING else found
     return out
 
 

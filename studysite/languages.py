@@ -136,3 +136,12 @@ _TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 LANGUAGES: Languages = from_table(read_table(ROOT / "mkdocs.yml"))
 """The table of the project's mkdocs.yml, read once."""
+
+BANK_LANG: str = LANGUAGES.bank.lang
+"""The banks' language: the key of a question's own text (`entry.text[BANK_LANG]`), and the name the input
+formats give its fields: glossary.yml `<lang>`, `<lang>_def`, `<lang>_forms`; notes `<lang>`, `q_<lang>`,
+`a_<lang>`; taxonomy.yml `<lang>`. Its bank files are `banks/NAME.txt`."""
+TRANSLATION_LANG: str = LANGUAGES.translation_code or ""
+"""The translation's language: its files are `banks/NAME.<lang>.txt`, and the input formats name its fields
+as they name the bank language's (glossary.yml `<lang>`, `<lang>_def`; notes `q_<lang>`; ...). `""` when
+the table has no translation."""

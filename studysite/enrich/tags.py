@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from ..errors import Problems
+from ..languages import LANGUAGES
 from ..model import Question, Tag
 from ..sources.yamlfile import check_fields, load_yaml
 
@@ -36,7 +37,7 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
     seen: dict[tuple[str, str], int] = {}
     implied_at: dict[str, int] = {}
     for item in top["tags"].value:
-        fields = check_fields(item, _FIELDS, {"id", "zh", "en", "keywords"}, path, "tag", problems)
+        fields = check_fields(item, _FIELDS, {"id", *LANGUAGES.written, "keywords"}, path, "tag", problems)
         if fields is None:
             continue
         tag_id = fields["id"].value.strip()
@@ -47,14 +48,14 @@ def load_taxonomy(path: Path, problems: Problems) -> tuple[Tag, ...]:
                 f"tag: field `id` must be lower-case ASCII letters, digits and hyphens (got {tag_id!r})",
             )
             continue
-        for key in ("id", "zh", "en"):
+        for key in ("id", *LANGUAGES.written):
             name = fields[key].value.strip().casefold()
             if (key, name) in seen:
                 problems.error(path, fields[key].line, f"tag: {key} {name!r} already used at line {seen[key, name]}")
             seen[key, name] = fields[key].line
         keywords = tuple(k.value.strip().casefold() for k in fields["keywords"].value)
         implies = tuple(v.value.strip() for v in fields["implies"].value) if "implies" in fields else ()
-        names = {"zh": fields["zh"].value.strip(), "en": fields["en"].value.strip()}
+        names = {lang: fields[lang].value.strip() for lang in LANGUAGES.written}
         tags.append(Tag(tag_id, names, keywords, item.line, implies))  # type: ignore[arg-type]
         if implies:
             implied_at[tag_id] = fields["implies"].line
@@ -142,7 +143,8 @@ def _matcher(tags: tuple[Tag, ...]) -> _Matcher:
     return _Matcher(tags)
 
 
-_FIELDS: dict[str, type] = {"id": str, "zh": str, "en": str, "keywords": list, "implies": list}
+_FIELDS: dict[str, type] = {"id": str, **{lang: str for lang in LANGUAGES.written}, "keywords": list, "implies": list}
+"""A tag's fields: its name in each written language (the table's bank and translation languages: `zh`, `en`)."""
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _RUN = re.compile(r"[a-z0-9]+")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

@@ -46,7 +46,7 @@ def load_glossary(path: Path, problems: Problems) -> tuple[GlossaryTerm, ...]:
             )
             continue
         ok = True
-        for key in ("id", "zh", "en"):
+        for key in ("id", *LANGUAGES.written):
             value = fields[key].value.strip().casefold()
             if (key, value) in seen:
                 problems.error(path, fields[key].line, f"term: {key} {value!r} already used at line {seen[key, value]}")
@@ -108,7 +108,7 @@ def warn_unused(
                 path,
                 term.line,
                 f"glossary term `{term.id}` is used by no question: remove it or add the spelling the banks use "
-                "to `zh_forms` / `en_forms`",
+                f"to {' / '.join(f'`{lang}_forms`' for lang in LANGUAGES.written)}",
             )
 
 
@@ -243,14 +243,13 @@ def _form_pattern(form: str) -> str:
     return before + body + after
 
 
+# Each written language (the table's bank and translation languages) has a name, a definition and
+# optional other spellings: `zh`, `zh_def`, `zh_forms`, `en`, `en_def`, `en_forms`.
 _FIELDS: dict[str, type] = {
     "id": str,
-    "zh": str,
-    "en": str,
-    "zh_def": str,
-    "en_def": str,
-    "zh_forms": list,
-    "en_forms": list,
+    **{lang: str for lang in LANGUAGES.written},
+    **{f"{lang}_def": str for lang in LANGUAGES.written},
+    **{f"{lang}_forms": list for lang in LANGUAGES.written},
 }
-_REQUIRED = {"id", "zh", "en", "zh_def", "en_def"}
+_REQUIRED = {"id", *LANGUAGES.written, *(f"{lang}_def" for lang in LANGUAGES.written)}
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import Problems
 from ..i18n import t
+from ..languages import BANK_LANG, LANGUAGES
 from ..model import EditorNote, FollowUp, Lang, Reference, Site, Tag
 from .inputs import NOTES_SUFFIX
 from .yamlfile import Located, check_fields, load_yaml
@@ -67,8 +68,8 @@ def load_notes(path: Path, tags: tuple[Tag, ...], problems: Problems) -> list[No
             problems.error(path, fields["slug"].line, f"note: `{slug}` already has a note (line {seen[slug]})")
             continue
         seen[slug] = fields["slug"].line
-        ok = _both(fields, "zh", "en", "note", path, problems, item.line)
-        kind = fields["kind"].value.strip() if "kind" in fields else ("correction" if "zh" in fields else "extra")
+        ok = _together(fields, LANGUAGES.written, "note", path, problems, item.line)
+        kind = fields["kind"].value.strip() if "kind" in fields else ("correction" if BANK_LANG in fields else "extra")
         if kind not in KINDS:
             problems.error(path, fields["kind"].line, f"note: field `kind` must be one of {', '.join(KINDS)}")
             ok = False
@@ -80,8 +81,8 @@ def load_notes(path: Path, tags: tuple[Tag, ...], problems: Problems) -> list[No
                 continue
             followups.append(
                 FollowUp(
-                    {"zh": ff["q_zh"].value.strip(), "en": ff["q_en"].value.strip()},
-                    {"zh": ff["a_zh"].value.strip(), "en": ff["a_en"].value.strip()},
+                    {lang: ff[f"q_{lang}"].value.strip() for lang in LANGUAGES.written},
+                    {lang: ff[f"a_{lang}"].value.strip() for lang in LANGUAGES.written},
                 )
             )
         references = []
@@ -107,12 +108,13 @@ def load_notes(path: Path, tags: tuple[Tag, ...], problems: Problems) -> list[No
         if set(pins["add_tags"]) & set(pins["remove_tags"]):
             problems.error(path, fields["add_tags"].line, "note: a tag cannot be both added and removed")
             ok = False
-        if "zh" not in fields and not followups and not references and not any(pins.values()):
-            problems.error(path, item.line, "note: gives nothing (add `zh`/`en`, followups, references or tags)")
+        if BANK_LANG not in fields and not followups and not references and not any(pins.values()):
+            written = "/".join(f"`{lang}`" for lang in LANGUAGES.written)
+            problems.error(path, item.line, f"note: gives nothing (add {written}, followups, references or tags)")
             ok = False
         if not ok:
             continue
-        text = {lang: _paragraphs(fields[lang].value) if lang in fields else () for lang in ("zh", "en")}
+        text = {lang: _paragraphs(fields[lang].value) if lang in fields else () for lang in LANGUAGES.written}
         note = EditorNote(kind, text, tuple(followups), tuple(references), item.line)  # type: ignore[arg-type]
         out.append(NoteSource(slug, note, pins["add_tags"], pins["remove_tags"], str(path), fields["slug"].line))
     return out
@@ -185,10 +187,15 @@ def note_html(note: EditorNote, lang: Lang, *, quiz: bool = True, heading: str =
     return "\n".join(out)
 
 
-def _both(fields: dict[str, Located], a: str, b: str, what: str, path: Path, problems: Problems, line: int) -> bool:
-    if (a in fields) != (b in fields):
-        missing = b if a in fields else a
-        problems.error(path, line, f"{what}: `{a}` and `{b}` go together (both languages): add `{missing}`")
+def _together(
+    fields: dict[str, Located], keys: tuple[str, ...], what: str, path: Path, problems: Problems, line: int
+) -> bool:
+    """All of `keys` (one per written language) or none."""
+    given = [key for key in keys if key in fields]
+    if given and len(given) < len(keys):
+        missing = next(key for key in keys if key not in fields)
+        names = " and ".join(f"`{key}`" for key in keys)
+        problems.error(path, line, f"{what}: {names} go together (both languages): add `{missing}`")
         return False
     return True
 
@@ -201,15 +208,19 @@ def _host(url: str) -> str:
     return url.split("/", 3)[2]
 
 
+# The note's text, and each follow-up's question and answer, once per written language (the table's
+# bank and translation languages): `zh`, `en`; `q_zh`, `q_en`, `a_zh`, `a_en`.
 _FIELDS: dict[str, type] = {
     "slug": str,
     "kind": str,
-    "zh": str,
-    "en": str,
+    **{lang: str for lang in LANGUAGES.written},
     "followups": tuple,
     "references": tuple,
     "add_tags": list,
     "remove_tags": list,
 }
-_FOLLOWUP: dict[str, type] = {"q_zh": str, "q_en": str, "a_zh": str, "a_en": str}
+_FOLLOWUP: dict[str, type] = {
+    **{f"q_{lang}": str for lang in LANGUAGES.written},
+    **{f"a_{lang}": str for lang in LANGUAGES.written},
+}
 _REFERENCE: dict[str, type] = {"title": str, "url": str}

@@ -27,12 +27,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import Problems
+from ..languages import BANK_LANG, TRANSLATION_LANG
 from ..model import Bank, LeadIn, ListBlock, Paragraph, Question, Site, content_hash
 from .inputs import read_regular
 from .parse import parse_text, read_text, split_lines
 
 LOCK = "translations.lock"
-PENDING = "[zh]"
+PENDING = f"[{BANK_LANG}]"
 """What the template puts before every line still in Chinese; a translator replaces the whole line."""
 
 
@@ -76,7 +77,7 @@ def parse_translation(path: Path, bank_id: str, problems: Problems, data: bytes 
             question = 0
         elif stripped:
             question = number if _QUESTION.match(stripped) else 0
-    bank = parse_text("\n".join(lines), path, bank_id, "en", problems)
+    bank = parse_text("\n".join(lines), path, bank_id, TRANSLATION_LANG, problems)
     if bank is None or not keys:
         return bank
     questions, seen = [], dict[str, int]()
@@ -152,7 +153,7 @@ def check(site: Site, banks: Sequence[tuple[Bank, Bank | None]], problems: Probl
             entry = site.entries[slug]
             if not entry.translated or (not is_keyed(en) and not entry.stale):
                 continue
-            qz, qe = entry.text["zh"], entry.text["en"]
+            qz, qe = entry.text[BANK_LANG], entry.text[TRANSLATION_LANG]
             if entry.stale:
                 problems.warn(
                     en.path,
@@ -205,8 +206,9 @@ def lock_text(site: Site) -> str:
         "# bank/slug<TAB>hash of the Chinese it translates<TAB>hash of the English",
     ]
     for entry in sorted(site.entries.values(), key=lambda e: (e.bank_id, e.slug)):
-        if entry.translated and entry.text["en"].key:
-            lines.append(f"{entry.bank_id}/{entry.slug}\t{entry.translates}\t{content_hash(entry.text['en'])}")
+        if entry.translated and entry.text[TRANSLATION_LANG].key:
+            english = content_hash(entry.text[TRANSLATION_LANG])
+            lines.append(f"{entry.bank_id}/{entry.slug}\t{entry.translates}\t{english}")
     return "\n".join(lines) + "\n"
 
 
@@ -221,7 +223,7 @@ def reviewed(lock_path: Path, site: Site, paths: Iterable[str]) -> list[str]:
             unknown.append(p)
             continue
         old = f"{p}\t{entry.translates}\t"
-        text = text.replace(old, f"{p}\t{content_hash(entry.text['zh'])}\t")
+        text = text.replace(old, f"{p}\t{content_hash(entry.text[BANK_LANG])}\t")
     if not unknown:
         tmp = lock_path.with_name(f".{lock_path.name}.tmp")
         tmp.write_text(text, encoding="utf-8")
@@ -242,8 +244,8 @@ def template(site: Site, zh: Bank, en: Bank | None) -> str:
         entry = site.entries[slug]
         kept = existing.pop(slug, None)
         if kept is None and en is not None and not is_keyed(en) and entry.translated:
-            kept = entry.text["en"]  # migrating a file tied by position
-        lines = _source_of(kept, en, en_lines) if kept is not None else _pending_copy(entry.text["zh"])
+            kept = entry.text[TRANSLATION_LANG]  # migrating a file tied by position
+        lines = _source_of(kept, en, en_lines) if kept is not None else _pending_copy(entry.text[BANK_LANG])
         out += [lines[0], f"@{slug}", *lines[1:], ""]
     for key, q in existing.items():  # orphans: a translator decides
         lines = _source_of(q, en, en_lines)
@@ -264,11 +266,12 @@ def report(site: Site, banks: Sequence[tuple[Bank, Bank | None]]) -> str:
         if en is not None and not is_keyed(en):
             out.append(f"  {en.path}: tied by position; `make translation BANK={zh.id}` keys it by slug")
         for e in stale:
-            out.append(f"  stale   {en.path if en else ''}:{e.text['en'].line}  <- {zh.path}:{e.text['zh'].line}")
+            where_en, where_zh = e.text[TRANSLATION_LANG].line, e.text[BANK_LANG].line
+            out.append(f"  stale   {en.path if en else ''}:{where_en}  <- {zh.path}:{where_zh}")
         pending = {q.key: q for q in en.questions if q.key} if en is not None else {}
         for e in missing:
             where = f"  (template: {en.path}:{pending[e.slug].line})" if en and e.slug in pending else ""
-            out.append(f"  missing {zh.path}:{e.text['zh'].line}  {e.slug}{where}")
+            out.append(f"  missing {zh.path}:{e.text[BANK_LANG].line}  {e.slug}{where}")
         if en is not None and is_keyed(en):
             for q in en.questions:
                 if q.key and q.key not in info.slugs:
