@@ -21,6 +21,7 @@ from collections import defaultdict
 from itertools import chain, count
 from typing import TYPE_CHECKING
 
+from ..languages import BANK_LANG
 from ..model import Entry, Lang, Question
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ def subject_terms(entries: list[Entry], lang: Lang) -> dict[str, str]:
         q = e.text[lang]
         body = ""
         # Names come from the Chinese title, where ASCII runs delimit them; English keeps those it uses.
-        for phrase in _subject_phrases(e.text["zh"].text):
+        for phrase in _subject_phrases(e.text[BANK_LANG].text):
             found = re.search(re.escape(phrase), q.text, re.IGNORECASE)
             if found:
                 name = found.group(0)

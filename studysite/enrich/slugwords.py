@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from ..languages import BANK_LANG, TRANSLATION_LANG
 from ..model import GlossaryTerm
 
 
@@ -21,9 +22,10 @@ def glossary_terms(glossary: Iterable[GlossaryTerm]) -> dict[str, str]:
     """Chinese spelling of each glossary term -> its English name as slug words (`tensor-parallelism`)."""
     out: dict[str, str] = {}
     for term in glossary:
-        english = re.sub(r"\s*[（(].*?[)）]\s*", " ", term.names["en"])  # "Tensor Parallelism (TP)"
+        # The bank language's spellings (those in Han script) -> the translation's name
+        english = re.sub(r"\s*[（(].*?[)）]\s*", " ", term.names[TRANSLATION_LANG])  # "Tensor Parallelism (TP)"
         words = "-".join(_ascii_words(english))
-        for form in (term.names["zh"], *term.forms["zh"]):
+        for form in (term.names[BANK_LANG], *term.forms[BANK_LANG]):
             if _HAN.search(form) and words:
                 out.setdefault(form, words)
     return out

@@ -34,7 +34,7 @@ def search_terms_json(site: Site, lang: Lang) -> str:
 
 
 def write_search_terms(site_dir: Path, site: Site, languages: list[dict[str, str]]) -> None:
-    """One file per language of config.extra.qa.languages (`{"lang": "en", "root": "en/"}`)."""
+    """One file per language of config.extra.qa.languages (each a mapping with its `lang` and `root`)."""
     for language in languages:
         lang: Lang = language["lang"]  # type: ignore[assignment]
         (site_dir / language["root"] / FILE_NAME).write_text(search_terms_json(site, lang), encoding="utf-8")

@@ -26,8 +26,10 @@ from pathlib import Path
 
 from ..enrich.convert import convert_text, converted_languages
 from ..errors import Problem, Problems, display_path
+from ..languages import BANK_LANG, LANGUAGES, TRANSLATION_LANG
 from ..model import Bank, BankInfo, Site
 from ..sources.parse import question_text, read_text, split_lines
+from ..sources.translations import PENDING
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
             _expect_bank(zh, info, "", expected, problems)
             _expect_keyed(zh, en, info, site, expected, problems)
             continue
-        for prefix, bank in (("", zh), ("en/", en or zh)):  # untranslated: the Chinese on English pages
+        for prefix, bank in (("", zh), (_TRANSLATION_ROOT, en or zh)):  # untranslated: the Chinese on English pages
             _expect_bank(bank, info, prefix, expected, problems)
     seen: set[str] = set()
     for rel in _html_pages(site_dir):
@@ -86,7 +88,7 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
     return problems.errors
 
 
-def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en/")) -> list[Problem]:
+def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] | None = None) -> list[Problem]:
     """Every list reaches all it should, a page at a time: following each bank's list pages from its
     first page by their "next" links gives the bank's questions in bank order, each tag's pages give
     the tag's questions (banks in order), the banks index (when there is one) lists every bank, the
@@ -95,6 +97,8 @@ def check_lists(site: Site, site_dir: Path, prefixes: tuple[str, ...] = ("", "en
     from ..pages.listings import BANKS_URL, HOME_BANKS, PAGE_SIZE
 
     problems = Problems()
+    if prefixes is None:  # the main language's pages and the translation's
+        prefixes = ("", _TRANSLATION_ROOT)
     by_tag: dict[str, list[str]] = {tag.id: [] for tag in site.tags}
     for bank in site.banks:
         for slug in bank.slugs:
@@ -220,15 +224,15 @@ def _expect_keyed(
                 (n, s) for n in range(start, end) if (s := lines[n - 1].strip()) and not _KEY.fullmatch(s)
             ]
     bank_page: list[Expected] = []
-    expected[f"en/{info.id}/index.html"] = (None, bank_page)
-    title_bank = zh if en.title.startswith("[zh]") else en  # a title still pending shows the Chinese
+    expected[f"{_TRANSLATION_ROOT}{info.id}/index.html"] = (None, bank_page)
+    title_bank = zh if en.title.startswith(PENDING) else en  # a title still pending shows the Chinese
     title_line = files[title_bank.path][title_bank.title_line - 1]
     bank_page.append(Expected(display_path(title_bank.path), title_bank.title_line, _normal(title_line), "heading"))
     for slug in info.slugs:
         entry = site.entries[slug]
-        q, path = (entry.text["en"], en.path) if entry.translated else (entry.text["zh"], zh.path)
+        q, path = (entry.text[TRANSLATION_LANG], en.path) if entry.translated else (entry.text[BANK_LANG], zh.path)
         page: list[Expected] = []
-        expected[f"en/{info.id}/{slug}/index.html"] = (slug, page)
+        expected[f"{_TRANSLATION_ROOT}{info.id}/{slug}/index.html"] = (slug, page)
         for number, stripped in ranges.get((path, q.line), []):
             if number == q.line:
                 page.append(
@@ -379,7 +383,9 @@ _LIST = '<div class="qa-bank-list">'
 _HREF = re.compile(r'<a href="([^"#]+)"')
 _NEXT = re.compile(r'<nav class="qa-pages"[^>]*>.*?<a href="([^"]+)" rel="next"', re.S)
 _TAG = re.compile(r"<[^>]*>")
-_SKIPPED = frozenset({"assets", "en/assets", "pagefind", "search", "en/search"})
+_TRANSLATION_ROOT = LANGUAGES.translation.root if LANGUAGES.translation else ""
+"""The translation's folder (`en/`): its pages show the translation, or the bank's text where there is none."""
+_SKIPPED = frozenset({"assets", f"{_TRANSLATION_ROOT}assets", "pagefind", "search", f"{_TRANSLATION_ROOT}search"})
 """Folders of the theme and of search: no page of ours is in them."""
 _SLUG = re.compile(r'data-qa-slug="([^"]*)"')
 _KEY = re.compile(r"@[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -27,7 +27,7 @@ from typing import Any
 import genanki
 
 from ..i18n import t
-from ..languages import LANGUAGES
+from ..languages import BANK_LANG, LANGUAGES, TRANSLATION_LANG
 from ..model import Entry, Lang, ListBlock, Question, Site
 from ..pages import downloads
 from ..pages.answer import answer_blocks_html
@@ -42,16 +42,17 @@ CSV_COLUMNS = (
     "id",
     "bank",
     "tags",
-    "question_zh",
-    "answer_zh",
-    "question_en",
-    "answer_en",
-    "answer_zh_html",
-    "answer_en_html",
-    "url_zh",
-    "url_en",
+    f"question_{BANK_LANG}",
+    f"answer_{BANK_LANG}",
+    f"question_{TRANSLATION_LANG}",
+    f"answer_{TRANSLATION_LANG}",
+    f"answer_{BANK_LANG}_html",
+    f"answer_{TRANSLATION_LANG}_html",
+    f"url_{BANK_LANG}",
+    f"url_{TRANSLATION_LANG}",
 )
-"""One row per question: both languages as plain text (lists as `- ` lines) and as HTML."""
+"""One row per question: the bank language's and the translation's text (`question_zh`, `question_en`...),
+as plain text (lists as `- ` lines) and as HTML."""
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,7 @@ class _Shared:
         """The question's CSV record in UTF-8, line end included."""
         if slug not in self._rows:
             entry = self.site.entries[slug]
-            zh, en = entry.text["zh"], entry.text["en"] if entry.translated else None
+            zh, en = entry.text[BANK_LANG], entry.text[TRANSLATION_LANG] if entry.translated else None
             self._rows[slug] = self._csv_line(
                 [
                     entry.slug,
@@ -316,10 +317,10 @@ class _Shared:
                     answer_text(zh),
                     en.text if en else "",
                     answer_text(en) if en else "",
-                    self.answer_html(entry, "zh"),
-                    self.answer_html(entry, "en") if en else "",
-                    page_url(self.site_url, entry, "zh"),
-                    page_url(self.site_url, entry, "en"),
+                    self.answer_html(entry, BANK_LANG),
+                    self.answer_html(entry, TRANSLATION_LANG) if en else "",
+                    page_url(self.site_url, entry, BANK_LANG),
+                    page_url(self.site_url, entry, TRANSLATION_LANG),
                 ]
             )
         return self._rows[slug]
