@@ -21,6 +21,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studysite.languages import LANGUAGES
 from studysite.site import offline
@@ -84,6 +86,32 @@ def test_a_first_visit_costs_nothing_and_browsed_pages_read_offline(seed_site: P
     page.goto(server.url + "en/" + Q_SEARCHED)
     assert "not saved for offline reading" in page.inner_text("body")
     ctx.close()
+
+
+_FILES = st.lists(
+    st.builds(
+        lambda kind, lang, bank, gz: offline.SiteFile("p", "u", gz, "h", kind, lang, gz, bank),
+        st.sampled_from(["shell", "search", "page", "visit"]),
+        st.sampled_from(["", "zh", "en", "zh-Hant"]),
+        st.sampled_from(["", "a", "b"]),
+        st.integers(0, 1000),
+    ),
+    max_size=40,
+)
+
+
+@pytest.mark.unit
+@settings(max_examples=300, deadline=None)
+@given(_FILES)
+def test_scope_sizes_in_one_pass_sum_what_each_scope_stores(files: list[offline.SiteFile]) -> None:
+    """scope_sizes sums every scope in one pass; each must be the sum of what scope_files (the rule
+    sw.js shares) gives that scope, for any mix of kinds, languages and banks."""
+    sizes = offline.scope_sizes(files)
+    assert sizes == {scope: sum(f.gz for f in offline.scope_files(files, scope)) for scope in sizes}
+    pages = [f for f in files if f.kind == "page"]
+    assert set(sizes) == {"site"} | {f"lang:{f.lang}" for f in pages} | {
+        f"bank:{f.lang}:{f.bank}" for f in pages if f.bank
+    }
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

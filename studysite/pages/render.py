@@ -313,8 +313,9 @@ def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
     # Pagefind indexes no page whose whole content it is told to ignore.
     lines += ['<div class="qa-removed-page" data-pagefind-ignore="all" markdown>', ""]
     lines += [f"# {md_text(t('removed.title', lang))}", "", md_text(t("removed.body", lang)), ""]
-    # The title as the lock kept it: in the banks' language
-    lines += [el("blockquote", {"class": "qa-removed", "lang": HTML_LANG[_BANK]}, el("p", {}, title)), ""]
+    # The title as the lock kept it: in the banks' language, tagged with its locale (zh-CN: the
+    # script too, which the bare html lang does not say beside a converted edition)
+    lines += [el("blockquote", {"class": "qa-removed", "lang": t("locale", _BANK)}, el("p", {}, title)), ""]
     if bank is not None:
         lines += [f"{md_text(t('removed.back', lang))} [{md_text(bank.titles[lang])}](index.md)", ""]
     else:  # the whole bank is gone

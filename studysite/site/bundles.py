@@ -4,6 +4,10 @@ Each kind of page (question, page) gets `assets/qa/NAME.min.js` (deferred) and `
 source maps whose sources are named by their path in this repository, so the output does not
 depend on where the site is built. The scripts are plain IIFEs: an entry file of side-effect
 imports bundles them in order without rewriting them as modules.
+
+A language's scripts start with its interface strings (the catalogue's `js.` keys of the scripts that
+kind of page runs, studysite/i18n.py): each language's folder gets bundles of its own, so no page
+carries the strings in its HTML and the browser caches them with the script.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 import yaml
 from mkdocs.exceptions import PluginError
 
+from ..i18n import catalogues
 from ..project import ROOT
 
 SPEC = Path(__file__).with_name("bundles.yml")
@@ -27,6 +32,8 @@ SOURCES = ROOT / "overrides" / "assets" / "qa"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 OUT = "assets/qa"
 """Where the bundles go, below each language's site folder."""
+STRINGS_DATA = "strings-data.js"
+"""The entry's first import in a language's script bundle: `window.qaStringsData = {...}` (strings.js reads it)."""
 EVERY_PAGE = ("offline.js",)
 """Scripts every page loads besides its bundle (overrides/main.html)."""
 ALONE = "alone"
@@ -75,33 +82,52 @@ def page_scripts() -> dict[str, tuple[str, ...]]:
     return {b.kind: (*b.js, *alone, *EVERY_PAGE) for b in load_bundles() if b.js}
 
 
-def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) -> list[str]:
-    """Build every bundle once and copy it into each language's site folder; returns the file names."""
+@dataclass(frozen=True)
+class Target:
+    """One language's site folder, which gets every bundle with that language's strings."""
+
+    site_dir: Path
+    lang: str
+    root: str
+    """Its folder below the site root (`""`, `en/`): strings.js gives it to the scripts."""
+
+
+def write_bundles(targets: list[Target], bundles: list[Bundle] | None = None) -> list[str]:
+    """Build every bundle (the scripts once per language) into each language's site folder; returns the file names."""
     if not ESBUILD.exists():
         raise PluginError(f"esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
+    bundles = bundles if bundles is not None else load_bundles()
+    alone = load_alone()
+    scripts = page_scripts()
+    members = {name for bundle in bundles for name in bundle.js + bundle.css} - set(alone)
     with tempfile.TemporaryDirectory(prefix="studysite-bundles-") as tmp:
         work = Path(tmp)
-        names: list[str] = []
-        bundles = bundles if bundles is not None else load_bundles()
-        alone = load_alone()
+        shared: list[str] = []  # the same in every language: stylesheets and the `alone` files
         for bundle in bundles:
-            for ext, files in (("js", bundle.js), ("css", bundle.css)):
-                if files:
-                    names += _esbuild(work, bundle.kind, ext, files)
+            if bundle.css:
+                shared += _esbuild(work, bundle.kind, "css", bundle.css)
         for name in alone:  # minified under its own name, so the pages' on-demand loads find it
             ext = name.rsplit(".", 1)[1]
             kind = f"alone-{name.replace('.', '-')}"
             for made in _esbuild(work, kind, ext, (name,)):
                 target = made.replace(f"{kind}.min.{ext}", name)
                 (work / "out" / made).rename(work / "out" / target)
-                names.append(target)
+                shared.append(target)
             _rename_map(work / "out", f"{kind}.min.{ext}", name)
-        members = {name for bundle in bundles for name in bundle.js + bundle.css} - set(alone)
-        for site_dir in site_dirs:
-            out = site_dir / OUT
+        names = list(shared)
+        for language in targets:
+            out = language.site_dir / OUT
             out.mkdir(parents=True, exist_ok=True)
-            for name in names:
+            for name in shared:
                 shutil.copyfile(work / "out" / name, out / name)
+            for bundle in bundles:
+                if bundle.js:
+                    data = catalogues().script_strings(language.lang, language.root, scripts[bundle.kind])
+                    built = _esbuild(work, bundle.kind, "js", bundle.js, strings=(language.lang, data))
+                    for name in built:
+                        shutil.move(work / "out" / name, out / name)
+                    if language is targets[0]:
+                        names += built
             # MkDocs copied the theme's files too: a bundled one is loaded by no page (and the
             # offline worker would precache it for nothing).
             for name in members:
@@ -109,10 +135,17 @@ def write_bundles(site_dirs: list[Path], bundles: list[Bundle] | None = None) ->
     return names
 
 
-def _esbuild(work: Path, kind: str, ext: str, files: tuple[str, ...]) -> list[str]:
+def _esbuild(
+    work: Path, kind: str, ext: str, files: tuple[str, ...], strings: tuple[str, str] | None = None
+) -> list[str]:
+    """esbuild's bundle of `files` (a script bundle starts with `strings`: a language and its JSON)."""
     entry = work / f"_entry-{kind}.{ext}"  # never a member's name (a kind may be named like one of its files)
     if ext == "js":
-        entry.write_text("".join(f'import "./{name}";\n' for name in files), encoding="utf-8")
+        first = ""
+        if strings is not None:
+            (work / STRINGS_DATA).write_text(f"window.qaStringsData = {strings[1]};\n", encoding="utf-8")
+            first = f'import "./{STRINGS_DATA}";\n'
+        entry.write_text(first + "".join(f'import "./{name}";\n' for name in files), encoding="utf-8")
     else:
         entry.write_text("".join(f'@import "./{name}";\n' for name in files), encoding="utf-8")
     for name in files:  # beside the entry, so the map's paths are short and the same on every machine
@@ -131,7 +164,11 @@ def _esbuild(work: Path, kind: str, ext: str, files: tuple[str, ...]) -> list[st
     data = json.loads(source_map.read_text(encoding="utf-8"))
     # ../NAME (relative to out/) -> overrides/assets/qa/NAME: where a reader of the map finds the file
     data["sources"] = [
-        f"overrides/assets/qa/{Path(s).name}" if Path(s).name in files else f"studysite/bundles.yml#{kind}"
+        f"overrides/assets/qa/{Path(s).name}"
+        if Path(s).name in files
+        else f"studysite/strings/{strings[0]}.yml"
+        if strings is not None and Path(s).name == STRINGS_DATA
+        else f"studysite/bundles.yml#{kind}"
         for s in data["sources"]
     ]
     source_map.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

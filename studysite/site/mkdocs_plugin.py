@@ -30,7 +30,7 @@ from ..errors import BuildError, os_error
 from ..i18n import catalogues
 from . import site_finish, tag_order
 from .bank_watch import inputs_fingerprint, watch_banks
-from .bundles import write_bundles
+from .bundles import Target, write_bundles
 from .session import FinishArgs, Session
 from .sitebuild import LOCKED_ENV
 from .siteconfig import check_qa
@@ -161,7 +161,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             site_finish.build_others(config, dirty=session.dirty)
         # The front-end bundles into each language's folder (both are in place now); ~0.1 s, and before
         # finish_site, whose offline step hashes every file.
-        write_bundles([site_dir / item["root"] for item in config.extra["qa"]["languages"]])
+        write_bundles(
+            [Target(site_dir / item["root"], item["lang"], item["root"]) for item in config.extra["qa"]["languages"]]
+        )
         site_finish.step("front-end bundles written (esbuild)")
         if self.config.finish == "search":
             site_finish.run_pagefind(site_dir, config)

@@ -212,11 +212,36 @@ def scope_files(files: list[SiteFile], scope: str) -> list[SiteFile]:
 
 
 def scope_sizes(files: list[SiteFile]) -> dict[str, int]:
-    """The compressed bytes of every scope a control offers: the site, each language, each bank."""
-    scopes = ["site"]
-    scopes += sorted({f"lang:{f.lang}" for f in files if f.kind == "page"})
-    scopes += sorted({f"bank:{f.lang}:{f.bank}" for f in files if f.kind == "page" and f.bank})
-    return {scope: sum(f.gz for f in scope_files(files, scope)) for scope in scopes}
+    """The compressed bytes of every scope a control offers: the site, each language, each bank.
+
+    scope_files' rule summed in one pass over the files (not once per scope: at 5,000 questions
+    there are ~600 scopes and ~34,000 files, 37 s that way): a bank's scope holds its language's
+    pages of that bank and that language's (and the site-wide) other files of that bank or of none.
+    tests/test_offline.py checks it against scope_files."""
+    langs = sorted({f.lang for f in files if f.kind == "page"})
+    banks = sorted({(f.lang, f.bank) for f in files if f.kind == "page" and f.bank})
+    site = 0
+    lang_total = dict.fromkeys(langs, 0)
+    shared = dict.fromkeys(["", *langs], 0)  # files of no bank, by language ("": site-wide)
+    of_bank: dict[tuple[str, str], int] = {}  # a bank's own files, by (language, bank)
+    for f in files:
+        if f.kind == "visit":
+            continue
+        site += f.gz
+        for lang in langs if f.lang == "" else (f.lang,) if f.lang in lang_total else ():
+            lang_total[lang] += f.gz
+        if f.bank == "":
+            if f.kind != "page":  # a page belongs to no bank's scope but its bank's
+                shared[f.lang] = shared.get(f.lang, 0) + f.gz
+        elif f.kind == "page" or f.lang != "":
+            of_bank[f.lang, f.bank] = of_bank.get((f.lang, f.bank), 0) + f.gz
+        else:  # a site-wide file of one bank (no language): in that bank's scope in every language
+            for lang in langs:
+                of_bank[lang, f.bank] = of_bank.get((lang, f.bank), 0) + f.gz
+    sizes = {"site": site} | {f"lang:{lang}": lang_total[lang] for lang in langs}
+    for lang, bank in banks:
+        sizes[f"bank:{lang}:{bank}"] = shared[""] + (shared[lang] if lang else 0) + of_bank.get((lang, bank), 0)
+    return sizes
 
 
 def build_version(files: list[SiteFile], sw_body: str) -> str:

@@ -21,7 +21,6 @@ from ..i18n import STRINGS, catalogues
 from ..languages import Language, Languages, from_table
 from ..project import ROOT
 from . import engine
-from .bundles import page_scripts
 
 log = logging.getLogger("mkdocs.plugins.studysite")
 _STARTED = time.perf_counter()
@@ -61,10 +60,6 @@ def page_context(context: dict[str, Any], page: Any, config: Any) -> None:
     ]
     # This language's UI strings (studysite/i18n.py) for theme overrides: {{ qa_t["nav.tags"] }}
     context["qa_t"] = {key: texts[qa["lang"]] for key, texts in STRINGS.items()}
-    # The scripts' strings for each kind of page, as JSON: main.html gives a page its kind's.
-    context["qa_script_strings"] = {
-        kind: catalogues().script_strings(qa["lang"], here["root"], scripts) for kind, scripts in page_scripts().items()
-    }
     # Material prints these as <link rel="alternate" hreflang> and shows its switcher when set.
     config.extra["alternate"] = [
         {"name": a["name"], "lang": a["hreflang"], "link": a["absolute"]} for a in context["qa_alternates"]

@@ -1,18 +1,17 @@
-/* The interface strings of the page's language, for every script: the page carries them as JSON in
-   <script type="application/json" data-qa-strings> (overrides/main.html, from the catalogue
+/* The interface strings of the page's language, for every script. Each language's script bundle starts
+   with them (window.qaStringsData, studysite/site/bundles.py, from the catalogue
    studysite/strings/<lang>.yml: its `js.` keys, with the language, its locale and its folder below the
    site root). QAStrings.t("study-quiz.graded", {n: 3}) fills {name} placeholders; scope("study-quiz")
-   gives a module its own t. The root 404 page carries every language's: the one of <html lang> is used
-   (its own script has set that to the language of the address by the time this runs). */
+   gives a module its own t. The root 404 page, which answers for every language, carries every
+   language's as JSON (<script type="application/json" data-qa-strings data-qa-lang>): the one of
+   <html lang> is used (its own script has set that to the language of the address by the time this runs). */
 (function () {
   "use strict";
-  var nodes = [].slice.call(document.querySelectorAll("script[data-qa-strings]"));
   var here = document.documentElement.lang;
-  var node =
-    nodes.filter(function (n) {
-      return n.getAttribute("data-qa-lang") === here;
-    })[0] || nodes[0];
-  var data = { lang: here, locale: here, root: "", strings: {} };
+  var node = [].slice.call(document.querySelectorAll("script[data-qa-strings]")).filter(function (n) {
+    return n.getAttribute("data-qa-lang") === here;
+  })[0];
+  var data = window.qaStringsData || { lang: here, locale: here, root: "", strings: {} };
   try {
     if (node) data = JSON.parse(node.textContent);
   } catch (e) {
