@@ -273,8 +273,13 @@
   if (store.quizMode() && !hidden()) root.classList.add(HIDDEN);
   render();
   store.ready().then(function () {
-    ready = true;
-    render();
+    // In a task of its own: when the schedule is ready at once, this callback would run at the end of
+    // the bundle's first task, and the grades' preview (ts-fsrs, four grades: ~4 ms of CPU here) would
+    // make that task a long one on a phone (issue 18; tests/test_page_load.py).
+    setTimeout(function () {
+      ready = true;
+      render();
+    }, 0);
   });
   S.quiz = {
     reveal: function () {
