@@ -163,6 +163,8 @@ class Row:
     """Per page: the performance score of each run, in order."""
     lighthouse_cost: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """Seconds the Lighthouse runs took, and the 1-minute load average before and after them."""
+    lighthouse_slowdown: list[float] = field(default_factory=list)
+    """The CPU slowdown each Lighthouse run used, calibrated to the host (scripts/lighthouse_runs.mjs)."""
     review: dict[str, float] = field(default_factory=dict)
     kinds: dict[str, tuple[int, str]] = field(default_factory=dict)
     """Largest HTML page of each kind (page_kinds): bytes and path in the site."""
@@ -1052,6 +1054,7 @@ def run_lighthouse(row: Row) -> None:
                 print(f"bench: lighthouse failed on {url}: {proc.stdout[-500:]}{proc.stderr[-500:]}", file=sys.stderr)
                 continue
             report = json.loads(report_file.read_text(encoding="utf-8"))
+            row.lighthouse_slowdown.append(report["studysiteCalibration"]["cpuSlowdownMultiplier"])
             scores.setdefault(key, []).append(
                 {k: round((v.get("score") or 0) * 100) for k, v in report["categories"].items()}
             )
@@ -1283,7 +1286,8 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             lambda page=page: seed.lighthouse[page]["performance"] >= LIGHTHOUSE_TARGET,  # type: ignore[union-attr]
             lambda page=page: (
                 f"{seed.lighthouse[page]['performance']} (runs {', '.join(map(str, seed.lighthouse_runs[page]))}; "  # type: ignore[union-attr]
-                f"load average {seed.lighthouse_cost[1]:.1f} before, {seed.lighthouse_cost[2]:.1f} after)"  # type: ignore[union-attr]
+                f"load average {seed.lighthouse_cost[1]:.1f} before, {seed.lighthouse_cost[2]:.1f} after; "  # type: ignore[union-attr]
+                f"CPU slowdown {min(seed.lighthouse_slowdown):.1f}-{max(seed.lighthouse_slowdown):.1f}x)"  # type: ignore[union-attr]
             ),
             f"Lighthouse mobile performance >= {LIGHTHOUSE_TARGET}, median of {LIGHTHOUSE_RUNS}, {page}",
         )
