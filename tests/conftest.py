@@ -1,4 +1,4 @@
-"""Shared fixtures: the seed site built once per session (per xdist worker), served on 127.0.0.1, and a chromium browser.
+"""Shared fixtures: the seed site built once per run (shared by the xdist workers), served on 127.0.0.1, and a chromium browser.
 
 Tiers (markers registered in pyproject.toml): `make unit` runs the tests marked `unit`, in-process
 or with small generator runs, on tests/fixtures/banks; `make test` runs everything. A `unit` test
@@ -8,7 +8,9 @@ under banks/ raises.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +23,22 @@ from tests.sitekit import BROWSER, CHROMIUM_ARGS, build_site, copy_banks, serve
 
 @pytest.fixture(scope="session")
 def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The seed banks built into a complete bilingual site (strict). Under pytest-xdist each worker
-    builds its own: tmp_path_factory gives every worker a folder of its own, and a build is ~5 s."""
-    work = tmp_path_factory.mktemp("seed-site")
-    return build_site(copy_banks(work / "banks"), work)
+    """The seed banks built into a complete site in every language (strict), once per run: under
+    pytest-xdist the first worker to ask builds it in the run's shared temporary folder while holding a
+    lock, and the others wait for it and read the same site (a build of three languages took 25-60 s
+    of a loaded worker here). Tests only read it; a failed build leaves no mark, so the next worker
+    to ask builds again and reports the same error."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # every worker's basetemp is a folder of the run's
+    work, built = shared / "seed-site", shared / "seed-site.built"
+    with open(shared / "seed-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            shutil.rmtree(work, ignore_errors=True)
+            build_site(copy_banks(work / "banks"), work)
+            built.touch()
+    return work / "site"
 
 
 @pytest.fixture(scope="session")
