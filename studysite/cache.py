@@ -208,7 +208,7 @@ def _base() -> Any:
 def code_digest() -> bytes:
     """A hash of the generator's code: every file of this package, the Python version, and the versions
     of the libraries whose results reach the pages (numbers from numpy, slugs from pymdown-extensions,
-    YAML from PyYAML)."""
+    YAML from PyYAML, converted text from OpenCC)."""
     if not _code:
         h = hashlib.sha256(sys.version.encode())
         h.update(package_digest(Path(__file__).resolve().parent))
@@ -277,4 +277,4 @@ _SLACK = 1 << 20
 site's shard would otherwise be rewritten for every edit of its largest page)."""
 _code: list[bytes] = []
 _hasher: list[Any] = []
-_LIBRARIES = ("numpy", "pymdown-extensions", "PyYAML", "Markdown")
+_LIBRARIES = ("numpy", "pymdown-extensions", "PyYAML", "Markdown", "OpenCC")

@@ -11,6 +11,7 @@ import pytest
 
 from studysite import build, cache
 from studysite.build import generate
+from studysite.enrich import convert
 from studysite.errors import BuildError
 from studysite.model import LANGS
 from studysite.pages import render
@@ -293,3 +294,26 @@ def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered:
     assert generate(banks, docs).files == want.files
     # the Chinese pages of the cut record are rendered again; the first record's are still used
     assert 0 < len(rendered) < len(LANGS) * len(want.site.entries)
+
+
+@pytest.mark.unit
+def test_converted_questions_come_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenCC runs again only for a question whose text changed (it was most of a warm generation)."""
+    converted: list[str] = []
+    real = build.convert_question
+
+    def counting(question, config):  # type: ignore[no-untyped-def]
+        converted.append(question.text)
+        return real(question, config)
+
+    monkeypatch.setattr(build, "convert_question", counting)
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    questions = len(generate(banks, docs).site.entries)
+    assert len(converted) == questions * len(convert.converted_languages()) > 0  # cold: every question
+    converted.clear()
+    generate(banks, docs)
+    assert converted == []  # nothing changed: nothing converted again
+    _answer(banks)
+    generate(banks, docs)
+    assert len(converted) == len(convert.converted_languages())  # the edited question, once per converted language

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..languages import LANGUAGES, Language
@@ -44,14 +45,17 @@ def convert_bank(bank: Bank, item: Language) -> Bank:
     )
 
 
-def add_converted(site: Site) -> Site:
-    """The site model with every converted language's text beside the language it comes from."""
+def add_converted(site: Site, question: Callable[[Question, str], Question] = convert_question) -> Site:
+    """The site model with every converted language's text beside the language it comes from.
+
+    `question` converts one question (convert_question, or the generator's cached way to the same
+    result: the questions are nearly all of the conversion's time)."""
     for item in converted_languages():
-        site = _add(site, item)
+        site = _add(site, item, question)
     return site
 
 
-def _add(site: Site, item: Language) -> Site:
+def _add(site: Site, item: Language, question: Callable[[Question, str], Question]) -> Site:
     lang, source, config = item.lang, item.convert_from, item.opencc
 
     def conv(text: str) -> str:
@@ -60,7 +64,7 @@ def _add(site: Site, item: Language) -> Site:
     entries = {
         slug: replace(
             e,
-            text={**e.text, lang: convert_question(e.text[source], config)},
+            text={**e.text, lang: question(e.text[source], config)},
             notes=_note(e.notes, source, lang, config) if e.notes is not None else None,
         )
         for slug, e in site.entries.items()
