@@ -18,7 +18,7 @@ from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import BankInfo, Entry, Lang, Site, Tag
 from . import downloads
-from .markup import clip, escape, front_matter, md_text, tag_anchor
+from .markup import clip, el, escape, front_matter, md_text, tag_anchor
 from .offline_control import offline_control
 
 PAGE_SIZE = 100
@@ -68,15 +68,15 @@ def bank_pages(site: Site, bank: BankInfo, lang: Lang) -> Iterator[tuple[str, st
     n = len(entries)
     intro = t("bank.intro", lang, n=n)
     for k, page in enumerate(pages, start=1):
-        extra = [f'<div class="qa-progress" data-qa-progress="bank" data-qa-bank="{bank.id}"></div>', ""]
+        extra = [el("div", {"class": "qa-progress", "data-qa-progress": "bank", "data-qa-bank": bank.id}), ""]
         if lang == LANGUAGES.translation_code and not bank.translated:
-            extra += ['<p class="qa-untranslated">' + escape(t("question.untranslated", lang)) + "</p>", ""]
+            extra += [el("p", {"class": "qa-untranslated"}, t("question.untranslated", lang)), ""]
         tail: list[str] = []
         if k == 1:
             tail = [f"## {md_text(t('downloads.title', lang))} {{ #downloads }}", ""]
             tail += [downloads.bank_block(bank, lang, downloads.site_root(lang, 1), ""), ""]
             tail += [f"## {md_text(t('home.offline', lang))} {{ #offline }}", ""]
-            tail += [f'<p class="qa-offline-browser">{escape(t("bank.offline.intro", lang))}</p>', ""]
+            tail += [el("p", {"class": "qa-offline-browser"}, t("bank.offline.intro", lang)), ""]
             tail += [offline_control(lang, [f"bank:{lang}:{bank.id}"]), ""]
         yield (
             page.path,
@@ -101,8 +101,8 @@ def tag_pages(site: Site, tag: Tag, entries: Sequence[Entry], lang: Lang) -> Ite
     pages = _pages(f"tags/{tag.id}.md", url, url, len(entries))
     name = tag.name(lang)
     count = _count(len(entries), lang)
-    progress = [f'<div class="qa-progress" data-qa-progress="bank" data-qa-tag="{tag.id}"></div>', ""]
-    up = [f'<p class="qa-list-up"><a href="{_href(url, "tags/")}">{escape(t("tags.all", lang))}</a></p>', ""]
+    progress = [el("div", {"class": "qa-progress", "data-qa-progress": "bank", "data-qa-tag": tag.id}), ""]
+    up = [el("p", {"class": "qa-list-up"}, el("a", {"href": _href(url, "tags/")}, t("tags.all", lang))), ""]
     title = t("tag.title", lang, name=name)
     for k, page in enumerate(pages, start=1):
         yield page.path, _list_page(pages, k, entries, lang, title, f"{title} · {count}", count, progress, up)
@@ -115,7 +115,7 @@ def term_pages(site: Site, term_id: str, name: str, slugs: Sequence[str], lang: 
     entries = [site.entries[slug] for slug in slugs]
     count = _count(len(entries), lang)
     back = f"{_href(url, 'glossary/')}#{term_id}"
-    up = [f'<p class="qa-list-up"><a href="{back}">{escape(t("glossary.back", lang, name=name))}</a></p>', ""]
+    up = [el("p", {"class": "qa-list-up"}, el("a", {"href": back}, t("glossary.back", lang, name=name))), ""]
     title = t("glossary.term_title", lang, name=name)
     for k, page in enumerate(pages, start=1):
         yield page.path, _list_page(pages, k, entries, lang, title, f"{title} · {count}", count, up, [])
@@ -131,8 +131,8 @@ def home_banks(site: Site, lang: Lang) -> list[str]:
     """The home page's list of banks: the first HOME_BANKS, then a link to all of them."""
     lines = ['<ul class="qa-index">', *_bank_items(site.banks[:HOME_BANKS], "", lang), "</ul>", ""]
     if len(site.banks) > HOME_BANKS:
-        more = escape(t("home.banks.all", lang, n=len(site.banks)))
-        lines += [f'<p class="qa-list-up"><a href="{BANKS_URL}">{more}</a></p>', ""]
+        more = t("home.banks.all", lang, n=len(site.banks))
+        lines += [el("p", {"class": "qa-list-up"}, el("a", {"href": BANKS_URL}, more)), ""]
     return lines
 
 
@@ -157,11 +157,9 @@ def tags_index(site: Site, lang: Lang, counts: dict[str, list[Entry]]) -> list[s
         n = len(counts[tag.id])
         if not n:
             continue
-        anchor = escape("tag:" + tag_anchor(tag.name(lang)))
-        lines.append(
-            f'<li id="{anchor}"><a href="{tag.id}/">{escape(tag.name(lang))}</a> '
-            f'<span class="qa-count">{escape(_count(n, lang))}</span></li>'
-        )
+        anchor = "tag:" + tag_anchor(tag.name(lang))
+        link = el("a", {"href": f"{tag.id}/"}, tag.name(lang))
+        lines.append(str(el("li", {"id": anchor}, link, " ", el("span", {"class": "qa-count"}, _count(n, lang)))))
     lines += ["</ul>", ""]
     return lines
 
@@ -171,13 +169,12 @@ def term_preview(site: Site, term_id: str, slugs: Sequence[str], lang: Lang) -> 
     lines = ['<ul class="qa-term__list">']
     for slug in slugs[:PREVIEW]:
         entry = site.entries[slug]
-        lines.append(
-            f'<li><a href="{_href("glossary/", _question_url(entry))}">{escape(entry.text[lang].text)}</a></li>'
-        )
+        link = el("a", {"href": _href("glossary/", _question_url(entry))}, entry.text[lang].text)
+        lines.append(str(el("li", None, link)))
     lines.append("</ul>")
     if len(slugs) > PREVIEW:
-        more = escape(t("glossary.more", lang, n=len(slugs)))
-        lines.append(f'<p class="qa-term__more"><a href="{term_id}/">{more}</a></p>')
+        more = el("a", {"href": f"{term_id}/"}, t("glossary.more", lang, n=len(slugs)))
+        lines.append(str(el("p", {"class": "qa-term__more"}, more)))
     return ["\n".join(lines), ""]
 
 
@@ -218,7 +215,9 @@ def _list_page(
         lines += ['<ul class="qa-index">', *_bank_items(banks[start : start + PAGE_SIZE], page.url, lang), "</ul>", ""]
     else:
         # _href's answer for a question outside the page's own first folder, without splitting two
-        # paths per item (tag and glossary lists hold ~115,000 items at 5,000 questions).
+        # paths per item (tag and glossary lists hold ~115,000 items at 5,000 questions); for the same
+        # reason each item is an f-string with its one text escaped, not two `el` calls (measured: 0.14-0.24 s
+        # against 0.9-1.2 s for 115,000 items).
         at = [p for p in page.url.split("/") if p]
         up = "../" * len(at) if "." not in at and ".." not in at else None
         items = [
@@ -244,26 +243,33 @@ def pager(pages: list[ListPage], k: int, lang: Lang) -> str:
     shown = sorted({1, total, *range(max(1, k - PAGER_WINDOW), min(total, k + PAGER_WINDOW) + 1)})
     parts = []
     if k > 1:
-        parts.append(f'<a href="{_href(here, pages[k - 2].url)}" rel="prev">← {escape(t("list.prev", lang))}</a>')
+        parts.append(el("a", {"href": _href(here, pages[k - 2].url), "rel": "prev"}, "← " + t("list.prev", lang)))
     last = 0
     for n in shown:
         if n > last + 1:
-            parts.append('<span class="qa-pages__gap" aria-hidden="true">…</span>')
+            parts.append(el("span", {"class": "qa-pages__gap", "aria-hidden": "true"}, "…"))
         if n == k:
-            parts.append(f'<span aria-current="page">{n}</span>')
+            parts.append(el("span", {"aria-current": "page"}, n))
         else:
-            aria = escape(t("list.page", lang, n=n, total=total))
-            parts.append(f'<a href="{_href(here, pages[n - 1].url)}" aria-label="{aria}">{n}</a>')
+            aria = t("list.page", lang, n=n, total=total)
+            parts.append(el("a", {"href": _href(here, pages[n - 1].url), "aria-label": aria}, n))
         last = n
     if k < total:
-        parts.append(f'<a href="{_href(here, pages[k].url)}" rel="next">{escape(t("list.next", lang))} →</a>')
-    return f'<nav class="qa-pages" aria-label="{escape(t("list.pages", lang))}">' + "".join(parts) + "</nav>"
+        parts.append(el("a", {"href": _href(here, pages[k].url), "rel": "next"}, t("list.next", lang) + " →"))
+    return str(el("nav", {"class": "qa-pages", "aria-label": t("list.pages", lang)}, *parts))
 
 
 def _bank_items(banks: Sequence[BankInfo], here: str, lang: Lang) -> list[str]:
     return [
-        f'<li><a href="{_href(here, bank.id + "/")}">{escape(bank.titles[lang])}</a> '
-        f'<span class="qa-count">{escape(_count(len(bank.slugs), lang))}</span></li>'
+        str(
+            el(
+                "li",
+                None,
+                el("a", {"href": _href(here, bank.id + "/")}, bank.titles[lang]),
+                " ",
+                el("span", {"class": "qa-count"}, _count(len(bank.slugs), lang)),
+            )
+        )
         for bank in banks
     ]
 

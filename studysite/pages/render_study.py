@@ -7,14 +7,13 @@ a hash of its text, so a mark made before an edit can be flagged.
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Iterator
 
 from ..i18n import t
 from ..model import Lang, Site
 from .listings import tag_url
-from .markup import Page, md_text
+from .markup import Page, el, front_matter, md_text
 
 DATA_PATH = "assets/qa/questions.json"
 """Where each language's question data goes (relative to the language's docs folder)."""
@@ -76,18 +75,14 @@ def mock_page(lang: Lang) -> str:
 def _study_page(lang: Lang, kind: str, widget: str) -> str:
     """A page of one study widget: title, intro, the widget's element, a note for readers without JS."""
     lines = [
-        "---",
-        f"title: {json.dumps(html.escape(t(kind + '.title', lang)), ensure_ascii=False)}",
-        'hide: ["toc"]',
-        "---",
-        "",
+        *front_matter(title=t(kind + ".title", lang), hide=["toc"]),
         f"# {md_text(t(kind + '.title', lang))}",
         "",
         md_text(t(kind + ".intro", lang)),
         "",
         widget,
         "",
-        f'<noscript><p class="qa-noscript">{html.escape(t(kind + ".noscript", lang))}</p></noscript>',
+        el("noscript", None, el("p", {"class": "qa-noscript"}, t(kind + ".noscript", lang))),
         "",
     ]
     return "\n".join(lines)
@@ -97,11 +92,7 @@ def stats_page(lang: Lang) -> str:
     """The stats page: one section per tool, each an element its script fills in (main.html loads the
     scripts only on this page). Headings and explanations are here so they read without JavaScript."""
     lines = [
-        "---",
-        f"title: {json.dumps(html.escape(t('stats.title', lang)), ensure_ascii=False)}",
-        'hide: ["toc"]',
-        "---",
-        "",
+        *front_matter(title=t("stats.title", lang), hide=["toc"]),
         f"# {md_text(t('stats.title', lang))}",
         "",
         md_text(t("stats.intro", lang)),
@@ -124,7 +115,7 @@ def stats_page(lang: Lang) -> str:
         "",
         '<div class="qa-sync" data-qa-sync></div>',
         "",
-        f'<noscript><p class="qa-noscript">{html.escape(t("stats.noscript", lang))}</p></noscript>',
+        el("noscript", None, el("p", {"class": "qa-noscript"}, t("stats.noscript", lang))),
         "",
     ]
     return "\n".join(lines)
