@@ -56,6 +56,11 @@ class Languages:
     def codes(self) -> tuple[str, ...]:
         return tuple(item.lang for item in self.items)
 
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """Each language's folder below the site root, in the table's order (`""` first)."""
+        return tuple(item.root for item in self.items)
+
     def __getitem__(self, lang: str) -> Language:
         return next(item for item in self.items if item.lang == lang)
 

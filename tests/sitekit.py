@@ -80,12 +80,12 @@ def reader(
 
 
 def published_data(site: Path) -> dict[str, dict[str, object]]:
-    """The question data a built site publishes (assets/qa/questions.json), per language."""
+    """The question data a built site publishes (assets/qa/questions.json), per language of the table."""
     import json
 
     return {
-        lang: json.loads((site / prefix / "assets/qa/questions.json").read_text(encoding="utf-8"))
-        for lang, prefix in (("zh", ""), ("en", "en"))
+        item.lang: json.loads((site / item.root / "assets/qa/questions.json").read_text(encoding="utf-8"))
+        for item in LANGUAGES.items
     }
 
 

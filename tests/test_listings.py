@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studysite.build import generate
+from studysite.languages import LANGUAGES
 from studysite.pages.listings import PAGE_SIZE, PREVIEW
 from studysite.site.verify import check_lists
 from tests.sitekit import FIXTURE_BANKS, ROOT
@@ -131,7 +132,7 @@ def test_a_glossary_term_shows_its_first_questions_and_links_to_all(long_bank: t
 
 
 def test_tags_index_keeps_old_anchors_and_chips_link_to_the_tag_page(seed_site: Path, data: dict) -> None:
-    for lang, prefix in (("zh", ""), ("en", "en/")):
+    for lang, prefix in ((item.lang, item.root) for item in LANGUAGES.items):
         index = (seed_site / prefix / "tags/index.html").read_text(encoding="utf-8")
         home = (seed_site / prefix / "index.html").read_text(encoding="utf-8")
         for tag in data[lang]["tags"]:
@@ -154,7 +155,7 @@ def test_the_site_check_catches_a_list_that_lost_a_question(seed_site: Path, tmp
     sources = studybuild.load_sources(seed_site.parent / "banks", Problems())
     site, _ = studybuild.build_site_model(sources)
     copy = tmp_path / "site"
-    for prefix in ("", "en/"):
+    for prefix in LANGUAGES.roots:
         for folder in ("tags", *(b.id for b in site.banks)):
             for page in (seed_site / prefix / folder).rglob("index.html"):
                 target = copy / page.relative_to(seed_site)

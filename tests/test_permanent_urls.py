@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from studysite.build import generate
 from studysite.enrich.slugs import make_slug
+from studysite.languages import LANGUAGES
 from tests.sitekit import FIXTURE_BANKS, build_site, serve
 
 TAXONOMY = (FIXTURE_BANKS / "taxonomy.yml").read_bytes()
@@ -212,7 +213,7 @@ def test_moved_question_redirects_in_both_languages(merged: dict, browser) -> No
     site: Path = merged["site"]  # type: ignore[assignment]
     old = merged["before"][ALPHA[0][0]]  # type: ignore[index]
     slug = old.split("/")[1]
-    for prefix in ("", "en/"):
+    for prefix in LANGUAGES.roots:
         page = (site / prefix / old / "index.html").read_text(encoding="utf-8")
         assert f'http-equiv="refresh" content="0; url=../../beta/{slug}/"' in page
         assert "location.search + location.hash" in page
@@ -258,7 +259,7 @@ def test_removed_question_says_so_and_links_to_its_bank(merged: dict, browser) -
                 page.wait_for_url(f"{base}{prefix}")
         finally:
             page.close()
-    for prefix in ("", "en/"):
+    for prefix in LANGUAGES.roots:
         html = (site / prefix / removed_beta / "index.html").read_text(encoding="utf-8")
         assert re.search(r'<meta name="robots" content="noindex"', html)
         assert 'data-pagefind-ignore="all"' in html

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from studysite.languages import LANGUAGES
 from tests.sitekit import DESKTOP, LOOKS, PHONE, reader, settle
 from tests.test_study import goto
 
@@ -223,7 +224,14 @@ REVIEW_UI = {
         "start": "Start the review",
         "show": "Show answer",
     },
+    "zh-Hant": {
+        "counts": "今天到期 {due} 道 · 新題 {fresh} 道",
+        "left": "還剩 {n} 道",
+        "start": "開始複習",
+        "show": "顯示答案",
+    },
 }
+REVIEW_DONE = {"zh": "复习了 3 次（3 道题）", "en": "3 reviews (3 questions)", "zh-Hant": "複習了 3 次（3 道題）"}
 
 
 def make_due(page: Any, slugs: list[str], hashes: dict[str, str]) -> None:
@@ -241,11 +249,15 @@ def make_due(page: Any, slugs: list[str], hashes: dict[str, str]) -> None:
     )
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [("zh", DESKTOP), ("en", PHONE), ("zh-Hant", PHONE)],
+    ids=["zh-desktop", "en-phone", "zh-Hant-phone"],
+)
 def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, lang: str, viewport: dict) -> None:
     qs = data[lang]["questions"]
     ui = REVIEW_UI[lang]
-    prefix = seed_url + ("en/" if lang == "en" else "")
+    prefix = seed_url + LANGUAGES[lang].root
     hashes = {q["slug"]: q["hash"] for q in qs}
     with reader(browser, viewport=viewport) as context:
         page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")
@@ -290,7 +302,7 @@ def test_a_review_session_end_to_end(browser: Any, seed_url: str, data: dict, la
         summary = page.locator(".qa-review__summary")
         summary.wait_for()
         line = summary.locator(".qa-review__line").inner_text()
-        assert ("复习了 3 次（3 道题）" if lang == "zh" else "3 reviews (3 questions)") in line
+        assert REVIEW_DONE[lang] in line
         assert summary.locator(".qa-review__tomorrow").inner_text()
         doc = stored(page)
         for slug in seen:

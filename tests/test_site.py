@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from studysite.errors import Problems
+from studysite.languages import LANGUAGES
 from studysite.model import ListBlock
 from studysite.sources.parse import parse_bank
 from studysite.sources.translations import parse_translation
@@ -120,7 +121,7 @@ def _our_assets(html: str) -> tuple[list[str], list[str]]:
 def test_a_question_page_loads_at_most_two_of_our_scripts_and_two_stylesheets(seed_site: Path) -> None:
     import re
 
-    for prefix in ("", "en/"):
+    for prefix in LANGUAGES.roots:
         for path in _slugs():
             html = (seed_site / prefix / path / "index.html").read_text(encoding="utf-8")
             scripts, sheets = _our_assets(html)
@@ -139,7 +140,6 @@ def test_bundles_are_minified_with_source_maps_of_every_member(seed_site: Path) 
     """What studysite/site/bundles.yml lists is in its bundle (in order, minified), and only there."""
     import json
 
-    from studysite.languages import LANGUAGES
     from studysite.site.bundles import load_alone, load_bundles
 
     alone = load_alone()
