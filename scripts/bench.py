@@ -539,10 +539,7 @@ _STUDY_KINDS = {"review": "review", "stats": "stats", "mock": "mock"}
 
 def page_kind(rel: str) -> str:
     """The kind of a built HTML page from its path in the site (every language)."""
-    for item in LANGUAGES.items:
-        if item.root and rel.startswith(item.root):
-            rel = rel[len(item.root) :]
-            break
+    rel = rel[len(LANGUAGES.holding(rel).root) :]
     parts = rel.split("/")[:-1]  # the folder: pages are <folder>/index.html
     if not parts:
         return "home"

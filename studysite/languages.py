@@ -8,9 +8,10 @@ and blames FILE:LINE.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 import yaml
 
@@ -64,6 +65,10 @@ class Languages:
     def __getitem__(self, lang: str) -> Language:
         return next(item for item in self.items if item.lang == lang)
 
+    def holding(self, path: str) -> Language:
+        """The language whose folder holds `path` (a path below the site root): `holding`'s answer."""
+        return holding(path, self.items)
+
     @property
     def main(self) -> Language:
         """The language at the site root (its config is mkdocs.yml; its build builds the others)."""
@@ -105,6 +110,20 @@ class Languages:
         if item.source == "translation" or self.translation is None:
             return self.bank.lang
         return self.translation.lang
+
+
+class _Rooted(Protocol):
+    @property
+    def root(self) -> str: ...
+
+
+_R = TypeVar("_R", bound=_Rooted)
+
+
+def holding(path: str, items: Iterable[_R]) -> _R:
+    """The language of `items` whose folder holds `path`: the longest root it starts with (the main
+    language's `""` holds every path no other root does). Not its `<html lang>`: 繁體中文 pages say zh-TW."""
+    return max((item for item in items if path.startswith(item.root)), key=lambda item: len(item.root))
 
 
 def from_table(table: list[dict[str, Any]]) -> Languages:

@@ -15,7 +15,7 @@ against 11-12 ms alone), and never shrinks: a page whose worst task is over the 
 fresh, up to LOADS times, and its best load counts, as the Lighthouse test retries a page.
 
 Nothing moves: the layout shifts Chromium reports while home, bank, question, tags and glossary
-pages load at a phone's width, in both languages, with what our scripts add (the quiz and bilingual
+pages load at a phone's width, in every language, with what our scripts add (the quiz and bilingual
 bars, grades, progress panels and meters) in place or in reserved room before the first paint.
 """
 

@@ -53,6 +53,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from ..i18n import t
+from ..languages import holding
 from ..model import Lang
 from ..pages.offline_control import SCOPE_SIZE_SLOT, ZIP_PATH
 from ..project import ROOT
@@ -168,7 +169,7 @@ def site_files(site_dir: Path, languages: list[Language], packed: dict[str, int]
     for path in paths:
         kind, lang = _group(path, languages, search_langs, ui_named)
         size, digest = digests[path]
-        home = _language_of(fragment_pages.get(path, path), languages)
+        home = holding(fragment_pages.get(path, path), languages)
         inside = fragment_pages.get(path, path)[len(home.root) :]
         folder = inside.split("/", 1)[0] if "/" in inside else ""
         bank = folder if folder in banks[home.root] and kind != "visit" else ""
@@ -285,7 +286,7 @@ def write_zip(site_dir: Path, languages: list[Language]) -> tuple[Path, dict[str
     entries: list[tuple[str, bytes]] = []
     for path in paths:
         raw = (site_dir / path).read_bytes()
-        lang = _language_of(path, languages)
+        lang = holding(path, languages)
         inside = path[len(lang.root) :]
         if inside == QUESTION_DATA:
             data[lang.root][inside] = raw.decode("utf-8")
@@ -411,7 +412,7 @@ def _fragment_page(data: bytes) -> str:
 
 def _group(path: str, languages: list[Language], search_langs: dict[str, str], ui_named: set[str]) -> tuple[str, str]:
     if path.endswith(".html"):
-        return "page", _language_of(path, languages).lang
+        return "page", holding(path, languages).lang
     if path.startswith("pagefind/"):
         name = path[len("pagefind/") :]
         m = _PAGEFIND_DATA.match(name)
@@ -423,10 +424,6 @@ def _group(path: str, languages: list[Language], search_langs: dict[str, str], u
     if any(rule.search(path) for rule in _VISIT_ONLY):
         return "visit", ""
     return "shell", ""
-
-
-def _language_of(path: str, languages: list[Language]) -> Language:
-    return max((lang for lang in languages if path.startswith(lang.root)), key=lambda lang: len(lang.root))
 
 
 def _pagefind_languages(site_dir: Path, languages: list[Language]) -> dict[str, str]:

@@ -119,10 +119,9 @@ def find_print_pages(site: Path) -> list[PrintPage]:
         if not bank:
             continue
         rel = html_file.parent.relative_to(site).as_posix() + "/"
-        # The edition is where the page is (the language whose root is the longest that holds it), not
-        # its <html lang>: 繁體中文 pages say zh-TW, and reading two letters of it printed them over the
-        # Simplified PDF.
-        lang = max((item for item in LANGUAGES.items if rel.startswith(item.root)), key=lambda item: len(item.root))
+        # The edition is where the page is, not its <html lang>: 繁體中文 pages say zh-TW, and reading two
+        # letters of it printed them over the Simplified PDF.
+        lang = LANGUAGES.holding(rel)
         pdf = site / downloads.bank_pdf(bank.group(1), lang.lang)
         pages.append(PrintPage(html_file, rel, bank.group(1), lang.lang, pdf))
     return pages
