@@ -36,6 +36,12 @@ class BuildError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class SiteError(Exception):
+    """A site step (render, bundles, search index, built-site check, offline files) failed; the message
+    says why, after any FILE:LINE problems have been logged. The MkDocs plugin passes it on as
+    MkDocs' PluginError; `python -m studysite site` prints it."""
+
+
 @dataclass
 class Problems:
     """Collects problems (and warnings) across stages so the user sees all of them at once."""

@@ -70,7 +70,7 @@ class Side(Generic[T]):
         if pid == 0:  # the child: never returns into the caller's frames (their `finally` blocks are the parent's)
             status = 1
             try:
-                _die_with(parent)
+                die_with(parent)
                 os.close(read)
                 try:
                     payload = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
@@ -117,7 +117,7 @@ class Side(Generic[T]):
             self._reap()
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """Have the kernel kill this child when its parent dies (Linux): a killed build must not leave a
     child writing into the folder the next build cleans up."""
     try:

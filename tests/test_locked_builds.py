@@ -12,7 +12,7 @@ import pytest
 
 from studysite.build import generate
 from studysite.site import sitebuild
-from studysite.site.sitebuild import LOCKED_ENV, build_env, source_epoch
+from studysite.site.settings import LOCKED_ENV, build_env, source_epoch
 from tests.sitekit import ROOT, copy_banks, prepare_work
 from tests.test_disk import add_question
 from tests.test_reliability import differing_files, tree_digest

@@ -805,8 +805,13 @@ def _wait_until_controlled(page: object) -> None:
 
 
 def _poll(page: object, predicate: str, arg: object) -> None:
-    """Wait until an async predicate holds in the page (wait_for_function does not await promises)."""
-    _wait_until(lambda: page.evaluate(predicate, arg), predicate, every=0.2)  # type: ignore[attr-defined]
+    """Wait until an async predicate holds in the page (wait_for_function does not await promises); on
+    a timeout, say where the page's workers stand (installing, waiting, active) and what caches exist."""
+    try:
+        _wait_until(lambda: page.evaluate(predicate, arg), predicate, every=0.2)  # type: ignore[attr-defined]
+    except AssertionError as error:
+        state = page.evaluate(_WORKER_STATE)  # type: ignore[attr-defined]
+        raise AssertionError(f"{error}\nworkers and caches: {json.dumps(state)}") from None
 
 
 def _wait_for_prompt(page: object, key: str, pages: dict[str, tuple[object, int]], server: _Server) -> None:

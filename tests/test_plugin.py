@@ -25,10 +25,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 
+from studysite.errors import SiteError
 from studysite.model import LANGS
-from studysite.site import bank_watch, theme_cache
+from studysite.site import bank_watch, engine, theme_cache
 from studysite.site.mkdocs_plugin import StudySitePlugin
 from studysite.site.session import Session
+from studysite.site.settings import DRIVEN_ENV
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 pytestmark = pytest.mark.unit
@@ -120,6 +122,54 @@ def test_docs_without_the_generated_nav_is_a_plugin_error(tmp_path: Path, monkey
     (tmp_path / "docs" / ".nav.json").write_text("[", encoding="utf-8")
     with pytest.raises(PluginError, match=r"\.nav\.json: not the generator's JSON"):
         StudySitePlugin().on_config(config)
+
+
+def test_a_build_the_driver_starts_only_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under `make site` the driver (studysite/site/driver.py) generates, builds every language and
+    finishes the site; the plugin in each language's build (STUDYSITE_DRIVEN=1) neither generates docs/
+    (a bad bank is not even read), nor starts other builds, nor finishes the site folder."""
+    banks = tmp_path / "banks"
+    shutil.copytree(FIXTURE_BANKS, banks)
+    (banks / "ai-infra-3.txt").write_text("Q: \n", encoding="utf-8")  # would fail any generation
+    monkeypatch.delenv("STUDYSITE_BANKS", raising=False)
+    monkeypatch.delenv("STUDYSITE_SKIP_GENERATE", raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / ".nav.json").write_text('[{"首页": "index.md"}]', encoding="utf-8")
+    config = _config(tmp_path, extra=_QA)
+    plugin = config.plugins["studysite"]
+    assert isinstance(plugin, StudySitePlugin)
+    monkeypatch.setenv(DRIVEN_ENV, "1")
+    plugin.on_startup(command="build", dirty=False)
+    plugin.on_config(config)  # no PluginError: the bank was not read
+    assert plugin.session.generated is None and config.nav == [{"首页": "index.md"}]
+    plugin.on_pre_build(config=config)
+    assert plugin.session.others is None
+    site = Path(config.site_dir)
+    site.mkdir()
+    plugin.on_post_build(config=config)
+    assert list(site.iterdir()) == []  # no bundles, search index, sitemap or offline files
+    monkeypatch.delenv(DRIVEN_ENV)
+    plugin.session = Session()
+    with pytest.raises(PluginError, match=r"problem\(s\) in banks/"):
+        plugin.on_config(config)  # the same build, not driven: it generates, and fails on the bank
+
+
+def test_the_engine_loads_the_settings_the_driver_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """engine.current().settings(): the config the driver and the site steps read, checked with FILE:LINE."""
+    monkeypatch.delenv("STUDYSITE_BANKS", raising=False)
+    _config(tmp_path, "- studysite: {banks: elsewhere}", extra=_QA)
+    settings = engine.current().settings(tmp_path / "mkdocs.yml", tmp_path / "out", strict=True)
+    assert (settings.banks, settings.site_dir, settings.strict) == (tmp_path / "elsewhere", str(tmp_path / "out"), True)
+    assert settings.docs_dir == str(tmp_path / "docs") and settings.extra["qa"]["lang"] == "zh"
+    monkeypatch.setenv("STUDYSITE_BANKS", str(tmp_path / "copy"))
+    assert engine.current().settings(tmp_path / "mkdocs.yml", tmp_path / "out", strict=False).banks == tmp_path / "copy"
+    _config(tmp_path, extra=_QA.replace("lang: zh\n", "lang: fr\n", 1))
+    line = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8").splitlines().index("    lang: fr") + 1
+    with pytest.raises(SiteError, match=rf"^{tmp_path / 'mkdocs.yml'}:{line}: extra\.qa\.lang: must be one of"):
+        engine.current().settings(tmp_path / "mkdocs.yml", tmp_path / "out", strict=True)
+    _config(tmp_path, "- search", extra=_QA)
+    with pytest.raises(SiteError, match=r"no `studysite` under `plugins:`"):
+        engine.current().settings(tmp_path / "mkdocs.yml", tmp_path / "out", strict=True)
 
 
 def test_the_theme_file_cache_lists_what_mkdocs_lists(tmp_path: Path) -> None:

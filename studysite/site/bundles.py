@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from mkdocs.exceptions import PluginError
 
+from ..errors import SiteError
 from ..i18n import catalogues
 from ..project import ROOT
 
@@ -65,7 +65,7 @@ def load_bundles(spec: Path = SPEC) -> list[Bundle]:
         if not (SOURCES / name).is_file()
     ]
     if missing:
-        raise PluginError("\n".join(missing))
+        raise SiteError("\n".join(missing))
     return bundles
 
 
@@ -95,7 +95,7 @@ class Target:
 def write_bundles(targets: list[Target], bundles: list[Bundle] | None = None) -> list[str]:
     """Build every bundle (the scripts once per language) into each language's site folder; returns the file names."""
     if not ESBUILD.exists():
-        raise PluginError(f"esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
+        raise SiteError(f"esbuild is not installed ({ESBUILD}). Run `npm ci` (make does it).")
     bundles = bundles if bundles is not None else load_bundles()
     alone = load_alone()
     scripts = page_scripts()
@@ -159,7 +159,7 @@ def _esbuild(
         args, cwd=work, capture_output=True, text=True, check=False, env=dict(os.environ, NO_COLOR="1")
     )
     if proc.returncode != 0:
-        raise PluginError(f"esbuild failed for the {kind} {ext} bundle:\n{proc.stderr}")
+        raise SiteError(f"esbuild failed for the {kind} {ext} bundle:\n{proc.stderr}")
     source_map = work / "out" / f"{out}.map"
     data = json.loads(source_map.read_text(encoding="utf-8"))
     # ../NAME (relative to out/) -> overrides/assets/qa/NAME: where a reader of the map finds the file

@@ -17,6 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+from .settings import SiteSettings
+
 
 class SiteEngine(Protocol):
     """Builds a site from one of our config files (mkdocs.yml, or a language's, extra.qa.languages)."""
@@ -35,6 +37,10 @@ class SiteEngine(Protocol):
     def build_command(self, config_file: Path, site_dir: Path, *, site_url: str, strict: bool) -> list[str]:
         """The command line of a child process doing what `build` does (not dirty): exit status 0
         when the site is written, its log on stdout/stderr in the format above."""
+        ...
+
+    def settings(self, config_file: Path, site_dir: Path, *, strict: bool) -> SiteSettings:
+        """The main config, loaded; raises SiteError naming FILE:LINE of each problem in it."""
         ...
 
     def site_command(self, config_file: Path, site_dir: Path, *, strict: bool) -> list[str]:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
+
+from ..errors import SiteError
+from .settings import BANKS_ENV, SiteSettings
 
 
 class MkDocsEngine:
@@ -29,6 +33,32 @@ class MkDocsEngine:
         # the MkDocs of the calling process did. Not `-m mkdocs build`: it cannot be given the site_url.
         code = "import sys, studysite.site.engine_mkdocs as e; e._child(sys.argv[1:])"
         return [sys.executable, "-c", code, str(config_file), str(site_dir), site_url, "1" if strict else ""]
+
+    def settings(self, config_file: Path, site_dir: Path, *, strict: bool) -> SiteSettings:
+        from mkdocs.config import load_config
+        from mkdocs.exceptions import ConfigurationError
+
+        from .siteconfig import check_qa
+
+        try:
+            conf = load_config(str(config_file), site_dir=str(site_dir), strict=strict)
+        except ConfigurationError as exc:
+            raise SiteError(f"{config_file}: {exc}") from None
+        problems = check_qa(conf.extra.get("qa"), conf.config_file_path)
+        if problems:
+            raise SiteError("\n".join(str(p) for p in problems))
+        plugin = conf.plugins.get("studysite")
+        if plugin is None:
+            raise SiteError(f"{config_file}: no `studysite` under `plugins:`: nothing would generate the pages")
+        return SiteSettings(
+            config_file_path=str(conf.config_file_path),
+            site_dir=str(conf.site_dir),
+            site_url=conf.site_url or "",
+            docs_dir=str(conf.docs_dir),
+            strict=bool(conf.strict),
+            extra=dict(conf.extra),
+            banks=Path(os.environ.get(BANKS_ENV) or plugin.config.banks),
+        )
 
     def site_command(self, config_file: Path, site_dir: Path, *, strict: bool) -> list[str]:
         # Not --quiet: it drops warnings before MkDocs counts them, and --strict then fails on none

@@ -1,11 +1,13 @@
-"""The MkDocs plugin: generate pages from the banks, install the nav, and finish the bilingual site.
+"""The MkDocs plugin: generate pages from the banks, install the nav, and finish the site.
 
-Named `studysite` under `plugins:` in mkdocs.yml (the Chinese site; mkdocs.en.yml inherits it) and
-registered by pyproject.toml's `mkdocs.plugins` entry point. On every build it regenerates docs/
-from the banks, and after the Chinese site is written it builds the English one into site/en/ and
-runs Pagefind over both, so `mkdocs build` and `mkdocs serve` always produce the whole site.
-Glue only: the work is done by studysite/build.py (pages), site_finish.py (English build, search,
-sitemap, downloads, offline files), bank_watch.py and theme_cache.py (`mkdocs serve`).
+Named `studysite` under `plugins:` in mkdocs.yml (the main language's site; every other language's
+config inherits it) and registered by pyproject.toml's `mkdocs.plugins` entry point. Under
+`mkdocs build` and `mkdocs serve` the main language's build calls the same steps as the driver
+(`python -m studysite site`, studysite/site/driver.py): it regenerates docs/ from the banks, builds
+every other language (site_finish.LanguageBuilds) and finishes the site (site_finish.finish_site),
+so both always produce the whole site. In a build the driver starts (settings.DRIVEN_ENV) it only
+renders. Glue only: the work is done by studysite/build.py (pages), site_finish.py (the other
+languages, search, sitemap, downloads, offline files), bank_watch.py and theme_cache.py (`mkdocs serve`).
 Errors leave as PluginError, after every problem has been logged as FILE:LINE.
 """
 
@@ -26,18 +28,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from ..build import generate
-from ..errors import BuildError, os_error
+from ..errors import BuildError, SiteError, os_error
 from ..i18n import catalogues
 from . import site_finish, tag_order
 from .bank_watch import inputs_fingerprint, watch_banks
 from .bundles import Target, write_bundles
 from .session import FinishArgs, Session
-from .sitebuild import LOCKED_ENV
+from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
 from .siteconfig import check_qa
 from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files
 
-BANKS_ENV = "STUDYSITE_BANKS"
-"""Overrides the `banks` option for one build (the tests build copies of the banks)."""
 log = logging.getLogger("mkdocs.plugins.studysite")
 
 
@@ -78,7 +78,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         qa = config.extra["qa"]
         docs_root = Path(config.docs_dir)
         # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
-        if _is_main(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
+        if _leads(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
             banks = Path(os.environ.get(BANKS_ENV) or self.config.banks)
             session.repo_url = qa.get("repo_url") or ""
             session.site_url = config.site_url or ""
@@ -128,9 +128,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         session = self.session
         # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
         # in process): every other language builds in a child process alongside this one.
-        if _is_main(config) and not (session.dirty and session.finished_once):
+        if _leads(config) and not (session.dirty and session.finished_once):
             site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
-            session.others = site_finish.OtherBuilds(config)
+            session.others = site_finish.LanguageBuilds(config, site_finish.languages_of(config).extra)
 
     def on_build_error(self, *, error: Exception) -> None:
         others, self.session.others = self.session.others, None
@@ -138,8 +138,14 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             others.cancel()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if not _is_main(config):
+        if not _leads(config):
             return
+        try:
+            self._finish(config)
+        except SiteError as exc:
+            raise PluginError(str(exc)) from None
+
+    def _finish(self, config: MkDocsConfig) -> None:
         session = self.session
         site_finish.step("main language's pages written")
         site_dir, generated = Path(config.site_dir), session.generated
@@ -230,9 +236,11 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                 log.error("studysite: finishing the site failed: %s", exc)
 
 
-def _is_main(config: MkDocsConfig) -> bool:
-    """Whether this is the build of the language at the site root (the one that builds the others)."""
-    return bool(config.extra["qa"]["lang"] == site_finish.languages_of(config).main.lang)
+def _leads(config: MkDocsConfig) -> bool:
+    """Whether this build does the site's other steps: the main language's (at the site root), unless
+    the driver started it (then the driver does them)."""
+    main = config.extra["qa"]["lang"] == site_finish.languages_of(config).main.lang
+    return main and os.environ.get(DRIVEN_ENV) != "1"
 
 
 def _read_nav(nav_file: Path) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 
 from ..build import Result
-from .site_finish import OtherBuilds
+from .site_finish import LanguageBuilds
 
 Fingerprint = tuple[str, str, tuple[tuple[str, int, int], ...]]
 """The generated docs folder, the repository URL, and the name, size and modification time of each bank input file."""
@@ -48,7 +48,7 @@ class Session:
     """Under `mkdocs serve`: the watchdog observer that regenerates docs/ when a bank changes."""
     finished_once: bool = False
     """A whole site has been finished (search, downloads, offline files) in this process."""
-    others: OtherBuilds | None = None
+    others: LanguageBuilds | None = None
     """The other languages' builds running in child processes during the main one (on_pre_build to on_post_build)."""
     theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
     """Under `mkdocs serve`: the theme's file list per theme (studysite/site/theme_cache.py)."""

@@ -5,18 +5,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from mkdocs.exceptions import PluginError
-
 from .. import parallel
+from ..errors import SiteError, os_error
 from ..i18n import STRINGS, catalogues
 from ..languages import Language, Languages, from_table
 from ..project import ROOT
@@ -80,47 +81,77 @@ def build_others(config: Any, dirty: bool) -> None:
 
 
 def _language_args(config: Any, item: Language) -> tuple[Path, Path, str, bool]:
-    conf = Path(config.config_file_path).with_name(item.config)
+    """The config file, site folder, address and strictness of `item`'s build, from the main config's."""
+    main_file = Path(config.config_file_path)
+    conf = main_file.with_name(item.config) if item.config else main_file
     site_url = config.site_url and config.site_url.rstrip("/") + "/" + item.root
     return conf, Path(config.site_dir) / item.root.rstrip("/"), site_url or "", bool(config.strict)
 
 
 class LanguageBuild:
-    """One other language's site, built by the engine in a child process while MkDocs builds the main one.
+    """One language's site, built by the engine in a child process, beside the other languages' builds.
 
     The builds are independent (each language has its own docs folder, generated before any starts),
     and MkDocs renders on one core: side by side they take about the time of the longest one on
-    enough cores. MkDocs empties the site folder after `on_pre_build` but leaves its hidden entries
-    alone, so the child writes into <site_dir>/.<lang>-build and `finish` moves that to
-    <site_dir>/<root> once the main pages are written. A killed build's leftover goes with its site
-    folder (`make site` stages the whole site and cleans up killed stagings) or is removed by the
-    next build here.
+    enough cores. The main language's build writes the site folder itself (`in_place`: the driver's
+    build of it). MkDocs empties the site folder before it writes but leaves its hidden entries
+    alone, so every other language is written into <site_dir>/.<lang>-build and `finish` moves it
+    to <site_dir>/<root>. A killed build's leftover goes with its site folder (`make site` stages
+    the whole site and cleans up killed stagings) or is removed by the next build here.
+    `env`: the child's environment (None: this process's).
     """
 
-    def __init__(self, config: Any, item: Language) -> None:
+    def __init__(self, config: Any, item: Language, env: dict[str, str] | None = None) -> None:
         conf_file, site_dir, site_url, strict = _language_args(config, item)
         self.item = item
         self.final = site_dir
-        self.scratch = self.final.with_name(f".{item.lang}-build")
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        self.scratch = site_dir if not item.root else self.final.with_name(f".{item.lang}-build")
+        if item.root:
+            shutil.rmtree(self.scratch, ignore_errors=True)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until finish() or cancel())
+        self.done = False
         cmd = engine.current().build_command(conf_file, self.scratch, site_url=site_url, strict=strict)
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        # The child dies with this process: a killed build must not leave it writing into a folder
+        # the next build cleans up.
+        parent = os.getpid()
+        self.proc = subprocess.Popen(
+            cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env, preexec_fn=lambda: parallel.die_with(parent)
+        )
 
     def finish(self) -> None:
-        """Wait for the child, pass its log on, and put its site in place (raises if it failed)."""
+        """Wait for the child, pass its log on, and put its site in place (raises SiteError if it failed:
+        an operating-system failure as its one line, `site/x.html: no space left on device (ENOSPC)`).
+        Once: a second call returns at once."""
+        if self.done:
+            return
+        self.done = True
         code = self.proc.wait()
         self.log.seek(0)
-        for line in self.log.read().decode("utf-8", "replace").splitlines():
-            (log.warning if line.startswith(("WARNING", "ERROR")) else log.info)("%s: %s", self.item.lang, line)
+        text = self.log.read().decode("utf-8", "replace")
         self.log.close()
+        failure = _os_failure(text) if code != 0 else None
+        if failure is None:
+            # Each record once, at its own level, named by language: `WARNING -  en: ...`. Lines without
+            # a level (a record's continuation, a traceback) take the last record's, or ERROR if it failed.
+            level = logging.ERROR if code != 0 else logging.INFO
+            for line in text.splitlines():
+                record = _LOG_RECORD.match(line)
+                if record:
+                    level, line = logging.getLevelNamesMapping()[record["level"]], record["message"]
+                log.log(level, "%s: %s", self.item.lang, line)
         if code != 0:
-            shutil.rmtree(self.scratch, ignore_errors=True)
-            raise PluginError(
-                f"the {self.item.name} site ({self.item.config}) failed to build (exit {code}; its log is above)"
+            if self.item.root:
+                shutil.rmtree(self.scratch, ignore_errors=True)
+            if failure is not None:
+                failure.filename = failure.filename or str(self.scratch)  # what the engine was writing
+                raise SiteError(os_error(failure))
+            raise SiteError(
+                f"the {self.item.name} site ({self.item.config or 'the main config'}) failed to build "
+                f"(exit {code}; its log is above)"
             )
-        shutil.rmtree(self.final, ignore_errors=True)
-        os.replace(self.scratch, self.final)
+        if self.item.root:
+            shutil.rmtree(self.final, ignore_errors=True)
+            os.replace(self.scratch, self.final)
 
     def running(self) -> bool:
         return self.proc.poll() is None
@@ -130,17 +161,18 @@ class LanguageBuild:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.item.root:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-class OtherBuilds:
-    """Every other language's LanguageBuild, all started at once (the machine's cores run them side by side)."""
+class LanguageBuilds:
+    """A LanguageBuild of each of `items`, all started at once (the machine's cores run them side by side)."""
 
-    def __init__(self, config: Any) -> None:
+    def __init__(self, config: Any, items: Iterable[Language], env: dict[str, str] | None = None) -> None:
         self.builds: list[LanguageBuild] = []
         try:
-            for item in languages_of(config).extra:
-                self.builds.append(LanguageBuild(config, item))
+            for item in items:
+                self.builds.append(LanguageBuild(config, item, env))
         except BaseException:
             self.cancel()
             raise
@@ -160,6 +192,26 @@ class OtherBuilds:
     def cancel(self) -> None:
         for build in self.builds:
             build.cancel()
+
+
+def _os_failure(log_text: str) -> OSError | None:
+    """The OSError that ended a child's Python traceback (its last line,
+    `OSError: [Errno 28] No space left on device: 'x'`), None for any other end. A copy's error names
+    both files (`'src' -> 'dst'`): the one written to is the one it concerns."""
+    lines = [line for line in log_text.splitlines() if line.strip()]
+    match = _OS_ERROR_LINE.match(lines[-1]) if lines and "Traceback" in log_text else None
+    if match is None:
+        return None
+    number, message, path = int(match["errno"]), match["message"], match["to"] or match["path"]
+    return OSError(number, message, path) if path is not None else OSError(number, message)
+
+
+_LOG_RECORD = re.compile(r"^(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL) *-  (?P<message>.*)$")
+"""A record of an engine's log (engine.py): its level name, padded, then `-  ` and the message."""
+_OS_ERROR_LINE = re.compile(
+    r"^(?:\w+\.)*\w*(?:Error|Exception): \[Errno (?P<errno>\d+)\] (?P<message>[^:]+?)"
+    r"(?:: '(?P<path>.*?)'(?: -> '(?P<to>.*)')?)?$"
+)
 
 
 def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:
@@ -185,7 +237,7 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
             for problem in problems:
                 log.error(str(problem))
             if problems:
-                raise PluginError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
+                raise SiteError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
         step("built site checked against the banks")
         if downloads is not None:
             written = downloads.result()
@@ -221,7 +273,7 @@ def start_downloads(site_dir: Path, config: Any, generated: Any, *, fork: bool) 
 def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     """The Anki decks and CSV files of every bank and tag, into <site>/downloads/ (studysite/anki.py)."""
     from ..takeaway.anki import source_date, write_decks
-    from .sitebuild import source_epoch
+    from .settings import source_epoch
 
     banks = generated.sources.banks if generated.sources is not None else ()
     folders = {Path(b.path).parent for pair in banks for b in pair if b is not None}
@@ -248,7 +300,7 @@ def start_pagefind(site_dir: Path) -> subprocess.Popen[str]:
     """Start indexing both languages. A site without search is a failed build, not a warning."""
     binary = Path(os.environ.get("PAGEFIND_BINARY", PAGEFIND))
     if not binary.exists():
-        raise PluginError(
+        raise SiteError(
             f"Pagefind is not installed ({binary}): the site would have no search. Run `npm ci` (make does it)."
         )
     out = site_dir / "pagefind"
@@ -286,14 +338,14 @@ def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[s
     """Wait for the index, then check that every language has one (a missing index fails the build)."""
     out, err = proc.communicate()
     if proc.returncode != 0:
-        raise PluginError(f"pagefind failed:\n{out}\n{err}")
+        raise SiteError(f"pagefind failed:\n{out}\n{err}")
     from .verify import check_search
 
     problems = check_search(site_dir, languages)
     for problem in problems:
         log.error(str(problem))
     if problems:
-        raise PluginError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
+        raise SiteError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:
@@ -347,4 +399,4 @@ def _is_redirect(index: Path) -> bool:
 def _languages(config: Any) -> list[str]:
     """The site's languages (extra.qa.languages) as Pagefind names their indexes (their <html lang>,
     lower-cased): each must have its own search index."""
-    return [item["html_lang"].lower() for item in config["extra"]["qa"]["languages"]]
+    return [item["html_lang"].lower() for item in config.extra["qa"]["languages"]]

@@ -11,8 +11,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
-
+from ..errors import SiteError
 from ..project import ROOT
 
 VENDOR_DIR = "assets/qa/vendor"
@@ -55,7 +54,7 @@ def copy_vendor(site_dir: Path, node_modules: Path = ROOT / "node_modules") -> l
         if rel and not (node_modules / v.package / rel).is_file()
     ]
     if missing:
-        raise PluginError("missing front-end libraries (run `npm ci`): " + ", ".join(missing))
+        raise SiteError("missing front-end libraries (run `npm ci`): " + ", ".join(missing))
     out = site_dir / VENDOR_DIR
     out.mkdir(parents=True, exist_ok=True)
     written = []
