@@ -11,6 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import yaml
 
 from studysite.build import generate
+from studysite.enrich.convert import convert_text
+from studysite.languages import LANGUAGES
 from studysite.pages.render import REPORT_FORM
 from tests.sitekit import ROOT, copy_banks
 
@@ -33,8 +35,15 @@ def test_report_link_fills_every_field_of_the_issue_form(tmp_path: Path) -> None
     banks = copy_banks(tmp_path / "banks")
     site_url = "https://octo.github.io/ai-infra/"
     generate(banks, tmp_path / "docs", repo_url="https://github.com/octo/ai-infra", site_url=site_url)
-    en_lines = (banks / "ai-infra-3.en.txt").read_text(encoding="utf-8").splitlines()
-    for prefix, lang, file in (("", "中文 (zh)", "ai-infra-3.txt"), ("en/", "English (en)", "ai-infra-3.en.txt")):
+    pages = {  # what each edition's form says: its language, and the file and line its text comes from
+        "zh": ("中文 (zh)", "ai-infra-3.txt"),
+        "en": ("English (en)", "ai-infra-3.en.txt"),
+        "zh-Hant": ("繁體中文 (zh-Hant)，由簡體中文 (zh) 自動轉換", "ai-infra-3.txt"),  # converted: the Chinese line
+    }
+    assert set(pages) == set(LANGUAGES.codes)
+    for item in LANGUAGES.items:
+        lang, file = pages[item.lang]
+        prefix = item.root
         page = (tmp_path / "docs" / prefix / "ai-infra-3" / "two-batch-overlap.md").read_text(encoding="utf-8")
         href = html.unescape(re.search(r'class="qa-actions__report" href="([^"]+)"', page).group(1))  # type: ignore[union-attr]
         url = urlsplit(href)
@@ -47,5 +56,7 @@ def test_report_link_fills_every_field_of_the_issue_form(tmp_path: Path) -> None
         assert query["language"] == lang
         source_file, line = query["source"].rsplit(":", 1)
         assert source_file == f"banks/{file}"
-        text = (banks / file).read_text(encoding="utf-8").splitlines() if not prefix else en_lines
-        assert text[int(line) - 1] == f"Q: {query['question']}"  # FILE:LINE is the question's own line
+        source_line = (banks / file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        if item.source == "converted":  # the page shows the line converted
+            source_line = convert_text(source_line, item.opencc)
+        assert source_line == f"Q: {query['question']}"  # FILE:LINE is the question's own line

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from studysite.enrich.convert import convert_text
+from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
 from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE
@@ -64,6 +66,10 @@ UI = {
         "synced": "Last synced: ",
     },
 }
+# 繁體中文's catalogue is zh.yml converted with OpenCC, as its pages are (studysite/strings/zh-Hant.yml)
+UI["zh-Hant"] = {key: convert_text(text, LANGUAGES["zh-Hant"].opencc) for key, text in UI["zh"].items()}
+LOCALES = {"zh": "zh-CN", "en": "en", "zh-Hant": "zh-TW"}
+"""The locale each edition's dates are written in (the plots' and tables' day labels)."""
 
 
 def reader(browser: Any, **options: Any) -> Any:
@@ -78,7 +84,7 @@ def _expected(text: str) -> bool:
 
 
 def stats_url(base: str, lang: str) -> str:
-    return base + ("en/" if lang == "en" else "") + "study/stats/"
+    return base + LANGUAGES[lang].root + "study/stats/"
 
 
 def open_stats(context: Any, base: str, lang: str, ready: str = "[data-qa-stats] > *") -> Any:
@@ -114,7 +120,7 @@ def table(page: Any, name: str) -> list[list[str]]:
 
 
 def day_label(page: Any, ms: int, lang: str) -> str:
-    locale = "en" if lang == "en" else "zh-CN"
+    locale = LOCALES[lang]
     return page.evaluate(
         "([ms, l]) => new Date(ms).toLocaleDateString(l, {weekday: 'short', month: 'short', day: 'numeric'})",
         [ms, locale],
@@ -124,7 +130,9 @@ def day_label(page: Any, ms: int, lang: str) -> str:
 # --- 14.3 progress you can see -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP), ("en", PHONE)])
+@pytest.mark.parametrize(
+    ("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP), ("en", PHONE), ("zh-Hant", PHONE)]
+)
 def test_stats_plots_and_tables_show_the_reviews(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -721,8 +729,10 @@ def test_full_storage_in_the_link_and_sync_loses_nothing(
 # --- screenshots ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("device", "scheme"), LOOKS)
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(
+    ("lang", "device", "scheme"),
+    [(lang, device, scheme) for lang in ("zh", "en") for device, scheme in LOOKS] + [("zh-Hant", "phone", "dark")],
+)
 def test_screenshots_of_the_stats_page(
     browser: Any, seed_url: str, data: dict, scheme: str, device: str, lang: str
 ) -> None:
@@ -768,7 +778,7 @@ def test_screenshots_of_the_stats_page(
 
 
 @pytest.mark.parametrize(("scheme", "viewport"), [("light", DESKTOP), ("dark", PHONE)])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_axe_finds_nothing_on_the_stats_page(
     browser: Any, seed_url: str, data: dict, lang: str, scheme: str, viewport: dict[str, int]
 ) -> None:

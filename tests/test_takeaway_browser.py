@@ -17,6 +17,7 @@ import pytest
 
 from studysite.build import build_site_model, load_sources
 from studysite.errors import Problems
+from studysite.languages import LANGUAGES
 from studysite.model import Site
 from studysite.pages import downloads
 from studysite.sources.glossary import tooltip
@@ -92,12 +93,12 @@ def _no_overflow(page: object) -> None:
 # --- Tooltips ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_hovering_a_term_shows_its_translation_and_definition(
     seed_url: str, model: Site, page_factory: object, shots: Path, lang: str
 ) -> None:
     page = page_factory()  # type: ignore[operator]
-    prefix = "" if lang == "zh" else "en/"
+    prefix = LANGUAGES[lang].root
     page.goto(f"{seed_url}{prefix}ai-infra-3/optimization-techniques-prefill-decode-stages/")
     # the answer's first marked term (a few terms an answer are marked: studysite/enrich/links.py)
     abbr = page.locator("#qa-answer abbr.qa-term").first
@@ -108,7 +109,7 @@ def test_hovering_a_term_shows_its_translation_and_definition(
     tip = page.locator(".md-tooltip2--active")
     tip.wait_for(state="visible", timeout=5000)
     assert tip.inner_text().strip() == tooltip(term, lang)  # type: ignore[arg-type]
-    other = term.names["en" if lang == "zh" else "zh"]
+    other = term.names[LANGUAGES.beside(lang)]  # the language shown beside this one
     assert other in tip.inner_text()
     settle(page)  # the theme fades tooltips in
     page.screenshot(path=str(shots / f"tooltip-{lang}-desktop-light.png"))
@@ -164,13 +165,13 @@ def test_pages_with_takeaway_blocks_fit_and_look_right(
 # --- Print edition ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_print_page_has_every_question_in_order_and_prints_without_chrome(
     seed_url: str, model: Site, page_factory: object, shots: Path, lang: str
 ) -> None:
     bank = model.banks[0]
     page = page_factory()  # type: ignore[operator]
-    prefix = "" if lang == "zh" else "en/"
+    prefix = LANGUAGES[lang].root
     page.goto(f"{seed_url}{prefix}ai-infra-3/print/")
     slugs = page.eval_on_selector_all(".qa-print__q", "els => els.map(e => e.dataset.qaSlug)")
     assert slugs == list(bank.slugs)
@@ -217,7 +218,7 @@ def _pdf_text(pdf: Path) -> str:
     return re.sub(r"\s+", "", out.stdout)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_pdf_holds_every_question_in_order_on_sensible_a4_pages(
     repo_site: Path, model: Site, shots: Path, lang: str
 ) -> None:
@@ -249,7 +250,7 @@ def test_a_long_banks_pdf_holds_every_part_in_order_as_one_edition(repo_site: Pa
     site, _ = build_site_model(load_sources(repo_site.parent / "banks", problems))
     slugs = site.bank("long").slugs
     assert (repo_site / "long" / "print" / "3" / "index.html").is_file()  # printed from three parts or more
-    for lang in ("zh", "en"):
+    for lang in LANGUAGES.codes:
         pdf = repo_site / downloads.bank_pdf("long", lang)
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
         assert re.search(r"^Tagged:\s+yes", info, re.M)
@@ -260,12 +261,13 @@ def test_a_long_banks_pdf_holds_every_part_in_order_as_one_edition(repo_site: Pa
             found = text.find(question, pos)
             assert found >= 0, f"{n}. {slug} missing or out of order in the {lang} PDF"
             pos = found + len(question)
-        for part_only in ("第 1 / ", "part 1 of", "本部分为", "This part holds"):
+        for part_only in ("第 1 / ", "part 1 of", "本部分为", "本部分為", "This part holds"):
             assert re.sub(r"\s+", "", part_only) not in text  # a part's own lines are not in the whole edition
 
 
 def test_pdf_links_appear_once_the_pdfs_exist(repo_site: Path) -> None:
-    for page, lang in (("ai-infra-3/index.html", "zh"), ("en/ai-infra-3/index.html", "en"), ("index.html", "zh")):
+    pages = [(f"{item.root}ai-infra-3/index.html", item.lang) for item in LANGUAGES.items] + [("index.html", "zh")]
+    for page, lang in pages:
         text = (repo_site / page).read_text(encoding="utf-8")
         m = re.search(r'<span class="qa-pdf"> · <a href="([^"]+\.pdf)" download>', text)
         assert m, page

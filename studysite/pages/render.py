@@ -510,7 +510,7 @@ def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_
     repo = repo_url.rstrip("/").removesuffix(".git")
     q = entry.text[lang]
     file = _source_file(bank, lang, entry)
-    path = ("" if lang == LANGS[0] else f"{lang}/") + f"{entry.bank_id}/{entry.slug}/"
+    path = LANGUAGES[lang].root + f"{entry.bank_id}/{entry.slug}/"
     fields = {
         "template": REPORT_FORM,
         "title": f"[{entry.bank_id}/{entry.slug}] {q.text}",
