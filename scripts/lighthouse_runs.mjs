@@ -17,8 +17,9 @@
  * times slower than the one the score is about (Lighthouse itself warns under 1,000). So each run
  * first measures the host with Lighthouse's own benchmark (its computeBenchmarkIndex page function,
  * in this chromium), and takes the multiplier Lighthouse's calibration calculator gives for it
- * (multiplierFor). The report keeps both: `configSettings.throttling.cpuSlowdownMultiplier` and
- * `studysiteCalibration`.
+ * (multiplierFor), at most Lighthouse's default 4x (DEFAULT_SLOWDOWN). The report keeps both:
+ * `configSettings.throttling.cpuSlowdownMultiplier` and `studysiteCalibration` (with the calculator's
+ * own value, `calculated`).
  */
 import { writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
@@ -36,6 +37,15 @@ function multiplierFor(index) {
   if (index >= 150) return 1 + (index - 150) / 650;
   return 1;
 }
+
+/** Lighthouse's own mobile slowdown, the most a run uses: on a host the benchmark finds faster than
+ * Lighthouse's reference (about 1,533) the calculator asks for more (2,300 -> 7.3x), but that
+ * benchmark is one second of one core in an empty tab, and the page then shares this 2-core machine
+ * with the rest of the suite: with 6-7.5x the question and tags pages scored 82-90 under the second
+ * test worker's load (2026-12-02 19:07, load average 5), where the default 4x is what a developer's
+ * own Lighthouse run applies. Hosts slower than the reference still get less (the calibration's
+ * purpose: a loaded CI host measured 313-920). The report keeps the calculator's value. */
+const DEFAULT_SLOWDOWN = 4;
 
 /** The host's BenchmarkIndex now, measured as Lighthouse measures it, in a blank tab of `browser`. */
 async function benchmarkIndex(browser) {
@@ -63,7 +73,8 @@ try {
     const name = run.slice(0, at);
     try {
       const index = await benchmarkIndex(browser);
-      const multiplier = Math.round(multiplierFor(index) * 100) / 100;
+      const calculated = Math.round(multiplierFor(index) * 100) / 100;
+      const multiplier = Math.min(calculated, DEFAULT_SLOWDOWN);
       const result = await lighthouse(run.slice(at + 1), {
         port: chrome.port,
         output: "json",
@@ -76,10 +87,10 @@ try {
       if (!result) throw new Error("Lighthouse returned no result");
       const report = {
         ...result.lhr,
-        studysiteCalibration: { benchmarkIndex: index, cpuSlowdownMultiplier: multiplier },
+        studysiteCalibration: { benchmarkIndex: index, cpuSlowdownMultiplier: multiplier, calculated },
       };
       writeFileSync(`${out}/lighthouse-${name}.json`, JSON.stringify(report));
-      console.log(`${name} done (benchmark index ${index}, CPU slowdown ${multiplier}x)`);
+      console.log(`${name} done (benchmark index ${index}, CPU slowdown ${multiplier}x, calculator ${calculated}x)`);
     } catch (error) {
       failed++;
       console.log(`${name} failed: ${error && error.stack ? error.stack : error}`);

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -93,7 +93,8 @@ class Result:
     """What a generation produced, for the caller to report."""
 
     site: Site
-    files: dict[str, str]
+    files: Mapping[str, str]
+    """Every generated file's text by its path in docs/ (read back from docs/ when `unchanged`)."""
     lock_text: str
     warnings: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
@@ -101,6 +102,9 @@ class Result:
     """What the site was built from (verify.py reads the bank files again through it)."""
     url_changes: list[str] = field(default_factory=list)
     """Every published path whose question changed in this build (slugs.review), for review."""
+    unchanged: bool = False
+    """Nothing was read or written: the inputs and docs/ were those of the last generation, whose
+    result this is (cache.unchanged)."""
 
 
 def generate(
@@ -128,6 +132,15 @@ def generate(
     catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
     problems = Problems()
     memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
+    # the result names the banks' files (warnings, the site check reads them again): their folder too
+    options = (str(banks_dir.resolve()), strict, update_lock, locked, repo_url, site_url, LANGUAGES)
+    key = cache.generation_key(banks_dir, *options) if memo.enabled else None
+    if key is not None:
+        with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
+            last = cache.unchanged(docs_dir, key)
+        if last is not None:
+            result, paths = last
+            return replace(result, files=cache.DocsFiles(docs_dir, paths), written=[], unchanged=True)
     known = cache.Digests()
     sources = load_sources(banks_dir, problems, memo)
     problems.raise_if_any(strict=strict)
@@ -184,6 +197,11 @@ def generate(
             for p in pending:
                 p.discard()
         memo.save()
+        # Not after writing a lock (the banks folder then differs from what `key` hashed, and a lock put
+        # back as it was must be written again: the next generation, with the new lock, is remembered),
+        # nor when a bank changed while this one read it.
+        if key is not None and not pending and cache.generation_key(banks_dir, *options) == key:
+            cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files))
     return result
 
 

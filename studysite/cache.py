@@ -6,6 +6,11 @@ libraries whose behaviour reaches the output). Equal key, equal value: an entry 
 unused, so a build can take any entry it finds, and docs/ is the same byte for byte with or without
 the cache (tests/test_cache.py builds both and compares).
 
+Above the entries, one record for the whole generation (`last-generation.pickle`): the key of every
+input (each file of the banks folder, the generator's options and code), the result, and the state of
+every file in docs/ as that generation left it. A generation whose key and docs/ match it returns that
+result without reading a bank or writing a file (`unchanged`).
+
 The cache lives beside the docs folder in a hidden folder (`.docs.cache/` for `docs/`, git-ignored),
 one file per shard (the model's stages, the pages of each language written by
 the process that rendered them). A shard is a series of records: a build appends one with the
@@ -19,12 +24,14 @@ cannot be written (full disk, read-only folder) is left as it was. Neither ever 
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import io
 import os
 import pickle
 import sys
 import zlib
+from collections.abc import Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -150,6 +157,118 @@ def shard(docs_dir: Path | None, name: str) -> Memo:
     if docs_dir is None or os.environ.get(NO_CACHE_ENV) == "1":
         return NULL
     return Memo(folder_for(docs_dir) / f"{name}.pickle")
+
+
+LAST = "last-generation.pickle"
+"""The record of the last generation into a docs folder (see the module's docstring)."""
+
+
+def generation_key(banks_dir: Path, *options: object) -> bytes | None:
+    """A hash of everything a generation reads: every regular file of `banks_dir` (its name and bytes),
+    `options` (their repr: the generator's arguments and the language table) and the generator's code.
+    None when a file cannot be read (the generation then reads it and reports why)."""
+    h = _base().copy()
+    h.update(repr(options).encode())
+    try:
+        with os.scandir(banks_dir) as found:
+            names = sorted(e.name for e in found if e.is_file())  # follows links; never a FIFO
+        for name in names:
+            data = (banks_dir / name).read_bytes()
+            h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    except (OSError, ValueError):
+        return None
+    return h.digest()
+
+
+def unchanged(docs_dir: Path, key: bytes) -> tuple[Any, list[str]] | None:
+    """The result of the last generation into `docs_dir` and its files' paths, when it had the inputs of
+    `key` and docs/ is still exactly what it wrote (every file's size, times and inode; none added or
+    removed); None otherwise, or when the record cannot be read."""
+    try:
+        with open(folder_for(docs_dir) / LAST, "rb") as handle:
+            data = handle.read()
+        if data[: len(SERIAL)] != SERIAL or data[len(SERIAL) : len(SERIAL) + 32] != key:
+            return None
+        payload = data[len(SERIAL) + 32 + _CHECK_BYTES :]
+        if data[len(SERIAL) + 32 : len(SERIAL) + 32 + _CHECK_BYTES] != _check(payload):
+            return None
+        state, paths, blob = pickle.loads(payload)
+        if state != tree_state(docs_dir):
+            return None
+        # Collection would visit each of the model's many small objects as they are made: a few
+        # times the time of the load itself, for objects that are all reachable.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return pickle.loads(blob), paths
+        finally:
+            if enabled:
+                gc.enable()
+    except Exception:  # missing, unreadable, corrupt, of another layout: generate
+        return None
+
+
+def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str]) -> None:
+    """Record this generation (`unchanged` reads it). Any failure leaves the record out, never the build."""
+    path = folder_for(docs_dir) / LAST
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    try:
+        payload = pickle.dumps(
+            (tree_state(docs_dir), paths, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(SERIAL + key + _check(payload) + payload)
+        os.replace(tmp, path)
+    except Exception:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def forget(docs_dir: Path) -> None:
+    """Drop the record (a generation is about to change docs/ or the locks)."""
+    with contextlib.suppress(OSError):
+        os.unlink(folder_for(docs_dir) / LAST)
+
+
+def tree_state(root: Path) -> list[tuple[str, int, int, int, int]]:
+    """Every file under `root`: its path, size, modification and change times, and inode."""
+    out = []
+    for rel, st in _walk(os.fspath(root), ""):
+        out.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    out.sort()
+    return out
+
+
+def _walk(folder: str, prefix: str) -> Iterator[tuple[str, os.stat_result]]:
+    with os.scandir(folder) as found:
+        for entry in found:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _walk(entry.path, prefix + entry.name + "/")
+            else:
+                yield prefix + entry.name, entry.stat(follow_symlinks=False)
+
+
+class DocsFiles(Mapping[str, str]):
+    """The generated files of an unchanged generation, read from docs/ when asked for (what
+    `Result.files` holds after a full generation, without keeping ~100 MB of pages in the record)."""
+
+    def __init__(self, docs_dir: Path, paths: list[str]) -> None:
+        self.docs_dir, self.paths = docs_dir, paths
+        self._known = set(paths)
+
+    def __getitem__(self, rel: str) -> str:
+        if rel not in self._known:
+            raise KeyError(rel)
+        with open(self.docs_dir / rel, encoding="utf-8", newline="") as handle:
+            return handle.read()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def remove_stale(folder: Path) -> None:

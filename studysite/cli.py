@@ -38,7 +38,9 @@ def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
     for change in result.url_changes:
         print(f"url: {change}")
     questions = len(result.site.entries)
+    same = " (nothing changed since the last generation: none written)" if result.unchanged else ""
     print(
         f"build_pages: {questions} questions in {len(result.site.banks)} bank(s) -> {len(result.files)} files in {args.out}"
+        + same
     )
     return 0

@@ -56,7 +56,8 @@ def test_forked_builds_from_the_cache_write_the_same_files(
     tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Cold, warm and after an edit: the forked build with its cache (the English pages' shard written
-    by the child) writes what one process without a cache writes."""
+    by the child) writes what one process without a cache writes. The warm one, nothing changed, is
+    the last generation's result (cache.unchanged): nothing rendered, nothing forked."""
     banks = copy_banks(tmp_path / "banks")
     bank = banks / "ai-infra-3.txt"
     for step in range(3):
@@ -65,8 +66,9 @@ def test_forked_builds_from_the_cache_write_the_same_files(
                 bank.read_text(encoding="utf-8").replace("MFU", "MFU（模型算力利用率）", 1), encoding="utf-8"
             )
         forks.clear()
-        generate(banks, tmp_path / "forked", update_lock=False)
-        assert forks, "the English pages at least were rendered in a child"
+        result = generate(banks, tmp_path / "forked", update_lock=False)
+        assert result.unchanged == (step == 1)
+        assert bool(forks) == (step != 1), "the English pages at least were rendered in a child"
         with monkeypatch.context() as serial:
             serial.setenv(parallel.SERIAL_ENV, "1")
             generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)

@@ -94,7 +94,7 @@ def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Pa
         assert _tree(cached) == _tree(plain), what  # slugs.lock and translations.lock too
     assert not (tmp_path / "plain" / ".docs.cache").exists()
     assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == sorted(
-        ["model.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
+        [cache.LAST, "model.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
     )
 
 
@@ -317,3 +317,60 @@ def test_converted_questions_come_from_the_cache(tmp_path: Path, monkeypatch: py
     _answer(banks)
     generate(banks, docs)
     assert len(converted) == len(convert.converted_languages())  # the edited question, once per converted language
+
+
+def _state(docs: Path) -> list[tuple[str, int, int]]:
+    return [(p.relative_to(docs).as_posix(), p.stat().st_mtime_ns, p.stat().st_ino) for p in sorted(docs.rglob("*"))]
+
+
+@pytest.mark.unit
+def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs and docs/ as the last generation left them: its result, without parsing a bank or writing a
+    file. Any change to docs/ (a file edited, removed or added) or to the options generates again."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    first = generate(banks, docs)
+    generate(banks, docs)  # the first one wrote the lock: this one is remembered
+    before = _state(docs)
+
+    def no_reading(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a bank was read")
+
+    with monkeypatch.context() as m:
+        m.setattr(build, "load_sources", no_reading)
+        again = generate(banks, docs)
+    assert again.unchanged and again.written == []
+    assert _state(docs) == before  # not a file written, not even renamed
+    assert dict(again.files) == dict(first.files) and again.warnings == first.warnings
+    assert again.site.entries == first.site.entries and again.url_changes == []
+    page = docs / "ai-infra-3" / "two-batch-overlap.md"
+    for change in (
+        lambda: page.write_text("edited by hand", encoding="utf-8"),
+        page.unlink,
+        lambda: (docs / "stray.md").write_text("not generated", encoding="utf-8"),
+    ):
+        change()
+        result = generate(banks, docs)
+        assert not result.unchanged
+        assert _tree(docs) == {k: v.encode("utf-8") for k, v in first.files.items()}  # generated again
+        assert generate(banks, docs).unchanged
+    assert not generate(banks, docs, repo_url="https://github.com/octo/ai-infra").unchanged  # other options
+    assert not generate(banks, docs).unchanged  # back: the last generation had the repository's links
+
+
+@pytest.mark.unit
+def test_a_lock_put_back_is_written_again(tmp_path: Path) -> None:
+    """A generation that wrote slugs.lock is not replayed for the banks folder it started from."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    old_lock = (banks / "slugs.lock").read_bytes()
+    _new_question(banks)
+    generate(banks, docs)
+    new_lock = (banks / "slugs.lock").read_bytes()
+    assert new_lock != old_lock
+    assert not generate(banks, docs).unchanged  # the first with the new lock: generated, and remembered
+    assert generate(banks, docs).unchanged
+    (banks / "slugs.lock").write_bytes(old_lock)  # as `git checkout banks/slugs.lock` would
+    result = generate(banks, docs)
+    assert not result.unchanged and (banks / "slugs.lock").read_bytes() == new_lock
