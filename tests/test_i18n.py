@@ -74,7 +74,7 @@ def test_english_pages_show_no_chinese_ui_text(browser: object, seed_url: str, p
 KINDS = ["", QUESTIONS[0], "study/review/", "study/mock/", "glossary/", "study/stats/", "404.html"]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_scripts_show_their_strings_not_their_keys(browser: object, seed_url: str, lang: str) -> None:
     """Each kind of page gives its scripts the strings of its language (studysite/strings/<lang>.yml): one
     a page lacked would show as its key (`study-quiz.show`), in the text or in a label or tooltip."""
@@ -82,7 +82,7 @@ def test_scripts_show_their_strings_not_their_keys(browser: object, seed_url: st
     key = re.compile(rf"(?<![\w/.-])(?:{'|'.join(map(re.escape, files))}|study-[a-z-]+)\.[A-Za-z]\w*")
     page = browser.new_page()  # type: ignore[attr-defined]
     for path in KINDS:
-        page.goto(seed_url + ("en/" if lang == "en" else "") + path)
+        page.goto(seed_url + LANGUAGES[lang].root + path)
         page.wait_for_load_state("networkidle")
         page.keyboard.press("/")  # the search box's own strings
         shown = page.evaluate(

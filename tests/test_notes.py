@@ -11,8 +11,9 @@ import pytest
 
 from studysite.build import generate
 from studysite.errors import BuildError
+from studysite.languages import LANGUAGES
 from studysite.pages import downloads
-from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, copy_banks
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, copy_banks, said
 from tests.test_takeaway import read_apkg
 
 BANK = "ai-infra-3"
@@ -125,11 +126,11 @@ def test_a_note_pins_and_removes_tags_for_one_question(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_quiz_mode_hides_the_note_with_the_answer_and_screenshots(browser: Any, seed_url: str, lang: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    prefix = "" if lang == "zh" else "en/"
-    quiz = {"zh": "测验模式", "en": "Quiz mode"}[lang]
+    prefix = LANGUAGES[lang].root
+    quiz = said(lang, "测验模式", "Quiz mode")
     for device, scheme in LOOKS:
         width = VIEWPORTS[device]["width"]
         context = browser.new_context(viewport=VIEWPORTS[device], color_scheme=scheme)

@@ -18,14 +18,14 @@ from studysite.errors import Problems
 from studysite.languages import LANGUAGES
 from studysite.site import verify
 from tests import sitekit
-from tests.sitekit import DESKTOP, PHONE, SEED, build_site, copy_banks, normalise, visible_text
+from tests.sitekit import DESKTOP, PHONE, SEED, build_site, converted, copy_banks, normalise, said, visible_text
 
 LAYOUTS = {"desktop": DESKTOP, "phone": PHONE}
 QUESTION = "ai-infra-3/two-batch-overlap/"
 BI_KEY = "qa-reader:bilingual"
 QUIZ_KEY = "qa-study:quiz-mode"
-TOGGLE = {"zh": "中英对照", "en": "Side by side with Chinese"}
-OTHER = {"zh": "en", "en": "zh"}
+TOGGLE = converted({"zh": "中英对照", "en": "Side by side with Chinese"})
+OTHER = {item.lang: LANGUAGES.beside(item.lang) for item in LANGUAGES.items}
 
 
 def reader(browser: Any, *, allow: str = "", **options: Any) -> Any:
@@ -36,7 +36,7 @@ def reader(browser: Any, *, allow: str = "", **options: Any) -> Any:
 
 
 def root(base: str, lang: str) -> str:
-    return base + ("en/" if lang == "en" else "")
+    return base + LANGUAGES[lang].root
 
 
 # --- 1. the side-by-side view --------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def test_side_by_side_is_off_by_default_then_remembered_across_pages_and_languag
         assert _answer_shape(page)["shown"] == 0
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_quiz_mode_hides_the_answer_and_its_translation(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser, viewport=PHONE) as context:
         context.add_init_script(
@@ -130,7 +130,7 @@ def untranslated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_side_by_side_says_when_there_is_no_translation(browser: Any, untranslated_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
@@ -138,7 +138,7 @@ def test_side_by_side_says_when_there_is_no_translation(browser: Any, untranslat
         page.get_by_role("button", name=TOGGLE[lang]).click()
         note = page.locator("#qa-answer .qa-bi-missing")
         assert note.is_visible()
-        assert ("还没有英文翻译" if lang == "zh" else "no English translation yet") in note.inner_text()
+        assert said(lang, "还没有英文翻译", "no English translation yet") in note.inner_text()
 
 
 def test_other_language_blocks_are_hidden_tagged_and_left_out_of_search(seed_site: Path) -> None:
@@ -185,7 +185,7 @@ def _unzip(seed_site: Path, dest: Path) -> Path:
     return dest / "ai-infra-site"
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_print_edition_offers_the_side_by_side_view(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
@@ -276,7 +276,7 @@ def test_marks_are_few_once_per_term_and_never_inside_a_longer_name(seed_pages: 
 
 # --- 2. the offline zip from file:// ------------------------------------------------------------------
 
-MOCK_UI = {"zh": ("开始面试", "显示答案"), "en": ("Start the interview", "Show answer")}
+MOCK_UI = converted({"zh": ("开始面试", "显示答案"), "en": ("Start the interview", "Show answer")})
 
 
 @pytest.fixture(scope="module")
@@ -285,9 +285,9 @@ def unzipped(seed_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("layout", ["desktop", "phone"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang: str, layout: str) -> None:
-    folder = unzipped / ("en" if lang == "en" else "")
+    folder = unzipped / LANGUAGES[lang].root
     with reader(browser, viewport=LAYOUTS[layout]) as context:
         page = context.new_page()
         page.goto((folder / "study" / "mock" / "index.html").as_uri())
@@ -306,18 +306,18 @@ def test_zip_study_tools_work_from_file_urls(browser: Any, unzipped: Path, lang:
         page.wait_for_selector("[data-qa-progress=home] .qa-meter")
         assert "14" in page.locator("[data-qa-progress=home]").inner_text()
         notice = page.locator(".qa-zip-notice").inner_text()
-        assert "python3 -m http.server -b 127.0.0.1" in notice and ("搜索" if lang == "zh" else "search") in notice
+        assert "python3 -m http.server -b 127.0.0.1" in notice and said(lang, "搜索", "search") in notice
         assert page.locator(".qa-offline-browser").count() == 0  # no promise of the browser's own offline copy
 
 
-REVIEW_UI = {"zh": ("开始复习", "显示答案"), "en": ("Start the review", "Show answer")}
+REVIEW_UI = converted({"zh": ("开始复习", "显示答案"), "en": ("Start the review", "Show answer")})
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_zip_review_starts_a_session_and_stats_draw_from_file_urls(browser: Any, unzipped: Path, lang: str) -> None:
     """The zip's review page runs a session (answers from the shipped data) and its stats page draws
     the reviews just made, from disk, at phone then desktop width."""
-    folder = unzipped / ("en" if lang == "en" else "")
+    folder = unzipped / LANGUAGES[lang].root
     start, reveal = REVIEW_UI[lang]
     with reader(browser, viewport=PHONE) as context:
         page = context.new_page()
@@ -358,11 +358,13 @@ def test_zip_review_starts_a_session_and_stats_draw_from_file_urls(browser: Any,
 
 # --- 8. a home page that starts a study session ------------------------------------------------------
 
-WAYS = {"zh": ("随机抽题", "模拟面试", "按主题浏览"), "en": ("Pick one at random", "Mock interview", "Browse by topic")}
+WAYS = converted(
+    {"zh": ("随机抽题", "模拟面试", "按主题浏览"), "en": ("Pick one at random", "Mock interview", "Browse by topic")}
+)
 
 
 @pytest.mark.parametrize("layout", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_home_first_screen_says_what_how_many_and_the_ways_in(
     browser: Any, seed_url: str, lang: str, layout: str
 ) -> None:
@@ -370,7 +372,7 @@ def test_home_first_screen_says_what_how_many_and_the_ways_in(
     with reader(browser, viewport=viewport, is_mobile=layout == "phone", has_touch=layout == "phone") as context:
         page = context.new_page()
         page.goto(root(seed_url, lang))
-        ways = page.get_by_role("navigation", name="从这里开始" if lang == "zh" else "Start here")
+        ways = page.get_by_role("navigation", name=said(lang, "从这里开始", "Start here"))
         first_screen = [
             page.locator("article.md-content__inner h1"),
             page.locator("article.md-content__inner h1 + p"),
@@ -380,7 +382,7 @@ def test_home_first_screen_says_what_how_many_and_the_ways_in(
         for part in first_screen:
             box = part.bounding_box()
             assert box and box["y"] + box["height"] <= viewport["height"], (part, box)
-        assert ("14 道题" if lang == "zh" else "14 questions") in page.locator(".qa-home-count").inner_text()
+        assert said(lang, "14 道题", "14 questions") in page.locator(".qa-home-count").inner_text()
         downloads = page.locator("#downloads").bounding_box()
         assert downloads and downloads["y"] > viewport["height"]  # lower down, not above the ways in
         ways.get_by_role("link", name=WAYS[lang][2]).click()
@@ -429,7 +431,7 @@ def test_site_name_shows_whole_in_the_header_at_phone_and_desktop_width(browser:
                 assert not fit["cut"] and fit["inside"] and fit["lines"] <= 2, (layout, lang, fit)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, lang: str) -> None:
     for touch, shown in ((True, False), (False, True)):
         with reader(browser, viewport=PHONE if touch else DESKTOP, is_mobile=touch, has_touch=touch) as context:
@@ -440,7 +442,7 @@ def test_key_hints_only_on_devices_with_a_keyboard(browser: Any, seed_url: str, 
             page.wait_for_selector(".qa-quiz")
             assert page.locator(".qa-quiz .qa-kbd").first.is_visible() is shown
             # nor the button that lists the keys (P/N among them): a touch screen has none of them
-            keys = page.get_by_role("button", name="键盘快捷键" if lang == "zh" else "Keyboard shortcuts", exact=True)
+            keys = page.get_by_role("button", name=said(lang, "键盘快捷键", "Keyboard shortcuts"), exact=True)
             assert keys.is_visible() is shown
 
 
@@ -472,7 +474,7 @@ def json_questions(base: str, lang: str) -> list[dict[str, Any]]:
         return list(json.load(response)["questions"])
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_p_and_n_go_to_the_previous_and_next_question(browser: Any, seed_url: str, lang: str) -> None:
     """At desktop width and in a phone-wide window (a keyboard at 390 px: a tablet's, a narrow window)."""
     with reader(browser) as context:
@@ -489,10 +491,12 @@ def test_p_and_n_go_to_the_previous_and_next_question(browser: Any, seed_url: st
             page.wait_for_url(root(seed_url, lang) + QUESTION)
 
 
-QR_UI = {"zh": ("生成进度链接", "显示二维码", "关闭"), "en": ("Make a progress link", "Show QR code", "Close")}
+QR_UI = converted(
+    {"zh": ("生成进度链接", "显示二维码", "关闭"), "en": ("Make a progress link", "Show QR code", "Close")}
+)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_focus_returns_where_it_was_after_the_help_and_the_qr_dialog(
     browser: Any, seed_url: str, data: dict, lang: str
 ) -> None:
@@ -595,7 +599,7 @@ def test_download_labels_never_break_inside_a_word(browser: Any, seed_url: str, 
         assert lines == 1, lines
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_not_found_page_has_a_language_switch(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
@@ -607,7 +611,7 @@ def test_not_found_page_has_a_language_switch(browser: Any, seed_url: str, lang:
         page.wait_for_url(seed_url + target)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_too_large_a_number_in_the_mock_form_says_so_in_the_page_language(
     browser: Any, seed_url: str, lang: str
 ) -> None:
@@ -621,13 +625,13 @@ def test_too_large_a_number_in_the_mock_form_says_so_in_the_page_language(
             page.get_by_role("button", name=MOCK_UI[lang][0]).click()
             top = field.get_attribute("max")
             message = field.evaluate("e => e.validationMessage")
-            assert message == (f"最多 {top}。" if lang == "zh" else f"At most {top}."), (layout, message)
+            assert message == said(lang, f"最多 {top}。", f"At most {top}."), (layout, message)
             assert page.locator(".qa-mock__setup").is_visible()  # nothing started
             field.fill("2")
             assert field.evaluate("e => e.validity.valid")
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_cjk_latin_spacing_by_text_autospace(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser) as context:
         page = context.new_page()
@@ -641,10 +645,10 @@ def test_cjk_latin_spacing_by_text_autospace(browser: Any, seed_url: str, lang: 
             assert spacing == ["normal", "normal"], (layout, spacing)
 
 
-CLEAR = {"zh": "清空当前内容", "en": "Clear"}
+CLEAR = {"zh": "清空当前内容", "en": "Clear", "zh-Hant": "清除"}  # Material's own strings (zh-Hant: its zh-TW)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_search_clear_button_puts_no_tooltip_over_the_result_count(browser: Any, seed_url: str, lang: str) -> None:
     """The Clear button is named for a screen reader only: hovered or focused, at phone and desktop
     width, no tooltip (the browser's from a title, or the theme's drawn one) covers the count line."""
@@ -681,16 +685,15 @@ def test_search_clear_button_puts_no_tooltip_over_the_result_count(browser: Any,
 
 
 @pytest.mark.parametrize("layout", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, layout: str) -> None:
     from studysite.pages.glossary_page import jump_key
-    from studysite.sources.glossary import load_glossary
 
-    terms = load_glossary(SEED / "glossary.yml", Problems())
+    terms = build_site_model(load_sources(SEED, Problems()))[0].glossary  # with the converted names
     with reader(browser, viewport=LAYOUTS[layout], is_mobile=layout == "phone", has_touch=layout == "phone") as ctx:
         page = ctx.new_page()
         page.goto(root(seed_url, lang) + "glossary/")
-        box = page.get_by_label("筛选术语" if lang == "zh" else "Filter the terms")
+        box = page.get_by_label(said(lang, "筛选术语", "Filter the terms"))
         assert box.is_visible()
         headings = page.locator("article h2:visible")
         assert headings.count() == len(terms) == 62
@@ -704,7 +707,7 @@ def test_glossary_filter_and_jump_list(browser: Any, seed_url: str, lang: str, l
         assert f"{len(shown)}" in status and "62" in status
         box.fill("zzzz-nothing")
         assert headings.count() == 0
-        assert page.locator(".qa-gl-count").inner_text() == ("没有匹配的术语。" if lang == "zh" else "No term matches.")
+        assert page.locator(".qa-gl-count").inner_text() == said(lang, "没有匹配的术语。", "No term matches.")
         box.fill("")
         assert headings.count() == 62
         # the jump list: one link per group, in order; a link brings its first term into view
@@ -751,7 +754,7 @@ def _term_text(term: Any) -> str:
 
 
 @pytest.mark.parametrize("layout", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_tab_never_lands_on_what_cannot_be_seen(browser: Any, seed_url: str, lang: str, layout: str) -> None:
     """The closed search box's results (and on a phone the closed search overlay and navigation
     drawer) take no focus; opening the search still puts the keyboard in its box."""
@@ -785,10 +788,10 @@ def test_tab_never_lands_on_what_cannot_be_seen(browser: Any, seed_url: str, lan
         page.wait_for_function("document.activeElement && document.activeElement.matches('.md-search__input')")
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_help_lists_p_and_n_only_where_they_work(browser: Any, seed_url: str, lang: str) -> None:
-    questions = "上一题 / 下一题（本题库内）" if lang == "zh" else "Previous / next question in this bank"
-    pages = "上一页 / 下一页（按目录顺序）" if lang == "zh" else "Previous / next page (in menu order)"
+    questions = said(lang, "上一题 / 下一题（本题库内）", "Previous / next question in this bank")
+    pages = said(lang, "上一页 / 下一页（按目录顺序）", "Previous / next page (in menu order)")
     with reader(browser) as context:
         page = context.new_page()
         # a question (its bank's neighbours), the home page (Material's menu order), a bank page (neither)
@@ -813,7 +816,7 @@ def test_help_lists_p_and_n_only_where_they_work(browser: Any, seed_url: str, la
 # --- offline: downloads, and the worker's pages ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_a_download_offline_says_so_beside_the_link(browser: Any, seed_url: str, lang: str) -> None:
     with reader(browser, viewport=PHONE, allow="ERR_INTERNET_DISCONNECTED") as context:
         page = context.new_page()
@@ -826,7 +829,7 @@ def test_a_download_offline_says_so_beside_the_link(browser: Any, seed_url: str,
         csv.click()
         note = page.locator(".qa-offline-note")
         note.wait_for()
-        assert ("下载需要网络" if lang == "zh" else "downloads need the network") in note.inner_text()
+        assert said(lang, "下载需要网络", "downloads need the network") in note.inner_text()
         assert page.url.split("#")[0] == root(seed_url, lang)  # still on the page, not the browser's error page
 
 
@@ -863,7 +866,7 @@ def test_offline_worker_pages_not_found_and_not_saved_in_dark(browser: Any, seed
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_axe_finds_nothing_on_the_readers_new_views(browser: Any, seed_url: str, lang: str, scheme: str) -> None:
     """The side-by-side view on a question page and the print edition, and the glossary with its tools
     (light at desktop width, dark at phone width, as tests/test_a11y.py)."""

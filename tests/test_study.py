@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, build_site, copy_banks, reader, serve, settle
+from studysite.languages import LANGUAGES
+from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, build_site, copy_banks, reader, said, serve, settle
 
 MARKS_KEY = "qa-study@/:marks"  # version 1 (migrated into STUDY_KEY on first load)
 STUDY_KEY = "qa-study@/:study"
@@ -36,6 +37,7 @@ UI = {
         "changed": "changed since your last review",
     },
 }
+UI["zh-Hant"] = {key: said("zh-Hant", text, UI["en"][key]) for key, text in UI["zh"].items()}
 
 
 def goto(page: Any, url: str, ready: str = "") -> Any:
@@ -46,7 +48,7 @@ def goto(page: Any, url: str, ready: str = "") -> Any:
 
 
 def qurl(base: str, lang: str, q: dict[str, Any]) -> str:
-    return base + ("en/" if lang == "en" else "") + q["url"]
+    return base + LANGUAGES[lang].root + q["url"]
 
 
 def stored_marks(page: Any) -> dict[str, Any]:
@@ -71,7 +73,7 @@ def known_text(lang: str, know: int, total: int) -> str:
 # --- self-quiz ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_reveal_the_answer_by_click_and_by_key(browser: Any, seed_url: str, data: dict, lang: str) -> None:
     q = data[lang]["questions"][0]
     ui = UI[lang]
@@ -426,13 +428,13 @@ def test_shortcuts_do_nothing_while_typing_in_the_search_box(browser: Any, seed_
         assert page.locator("#qa-answer").is_hidden()
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_help_overlay_lists_the_shortcuts(browser: Any, seed_url: str, data: dict, lang: str) -> None:
     q = data[lang]["questions"][6]
     with reader(browser) as context:
         page = goto(context.new_page(), qurl(seed_url, lang, q), ".qa-quiz")
         page.keyboard.press("?")
-        dialog = page.get_by_role("dialog", name="键盘快捷键" if lang == "zh" else "Keyboard shortcuts")
+        dialog = page.get_by_role("dialog", name=said(lang, "键盘快捷键", "Keyboard shortcuts"))
         dialog.wait_for()
         sections = dialog.locator("section")
         ours = sections.nth(0).locator("kbd").all_inner_texts() + sections.nth(1).locator("kbd").all_inner_texts()
