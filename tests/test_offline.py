@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from studysite.languages import LANGUAGES
 from studysite.site import offline
 from tests.qualitykit import AXE
-from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, QuietServer, build_site, copy_banks
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, QuietServer, build_site, copy_banks, said
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
 Q_OTHER = "ai-infra-3/communication-primitives-nccl/"
@@ -114,12 +114,12 @@ def test_scope_sizes_in_one_pass_sum_what_each_scope_stores(files: list[offline.
     }
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Path, browser: object, lang: str) -> None:
-    """zh: a bank from its page; en: the whole language from the home page. The control shows the
-    download's compressed size, then its progress, then what it stores; offline every page of it opens
-    and search finds a question; Remove frees it again."""
-    prefix = "" if lang == "zh" else "en/"
+    """zh: a bank from its page; en and zh-Hant: the whole language from the home page. The control
+    shows the download's compressed size, then its progress, then what it stores; offline every page
+    of it opens and search finds a question; Remove frees it again."""
+    prefix = LANGUAGES[lang].root
     where, scope = (prefix + "ai-infra-3/", f"bank:{lang}:ai-infra-3") if lang == "zh" else (prefix, f"lang:{lang}")
     manifest = _manifest(seed_site)
     files = offline.scope_files([_site_file(row) for row in manifest["files"]], scope)  # type: ignore[attr-defined]
@@ -131,21 +131,19 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
         page.goto(server.url + where)
         row = page.locator(".qa-offline-control__row").last
         button = row.locator("button")
-        assert button.inner_text() == ("下载（" if lang == "zh" else "Download (") + _size(size) + (
-            "）" if lang == "zh" else ")"
-        )
+        assert button.inner_text() == said(lang, "下载（", "Download (") + _size(size) + said(lang, "）", ")")
         button.click()
-        expect_text = "已保存" if lang == "zh" else "Stored"
+        expect_text = said(lang, "已保存", "Stored")
         page.wait_for_function(
             "(t) => document.querySelector('.qa-offline-control__row:last-child .qa-offline-control__state')"
             ".textContent.startsWith(t)",
             arg=expect_text,
             timeout=WAIT_MS,
         )
-        assert page.inner_text(".qa-offline-control__said") == (
-            "下载完成：断网也能阅读和搜索。" if lang == "zh" else "Downloaded: you can read and search it offline."
+        assert page.inner_text(".qa-offline-control__said") == said(
+            lang, "下载完成：断网也能阅读和搜索。", "Downloaded: you can read and search it offline."
         )
-        assert button.inner_text() == ("删除" if lang == "zh" else "Remove")
+        assert button.inner_text() == said(lang, "删除", "Remove")
         # what the worker fetched (its Referer), not the browser's update checks of sw.js
         downloaded = {p for _, p, referer in server.log if referer.endswith("/sw.js")} - {offline.MANIFEST, "sw.js"}
         keys = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
@@ -169,16 +167,16 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
         button = page.locator(".qa-offline-control__row").last.locator("button")
         page.wait_for_function(
             "(t) => document.querySelector('.qa-offline-control__row:last-child button').textContent === t",
-            arg="删除" if lang == "zh" else "Remove",
+            arg=said(lang, "删除", "Remove"),
         )
         button.click()
         page.wait_for_function(
             "(t) => document.querySelector('.qa-offline-control__said').textContent === t",
-            arg="已删除。" if lang == "zh" else "Removed.",
+            arg=said(lang, "已删除。", "Removed."),
         )
         left = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
         assert not {f.url for f in files if f.kind == "page"} & left, left
-        assert button.inner_text().startswith("下载" if lang == "zh" else "Download")
+        assert button.inner_text().startswith(said(lang, "下载", "Download"))
     ctx.close()
 
 

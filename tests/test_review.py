@@ -715,13 +715,13 @@ def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any,
         assert len(graded) == 1  # the grade storage refused is in the file
 
 
-@pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark")])
+@pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark"), ("zh-Hant", "dark")])
 def test_axe_finds_nothing_in_the_review(browser: Any, seed_url: str, data: dict, lang: str, scheme: str) -> None:
     """axe-core on each state of the review page (setup, resume offer, question answered, summary)."""
     from tests.test_a11y import _violations
 
     qs = data[lang]["questions"]
-    prefix = seed_url + ("en/" if lang == "en" else "")
+    prefix = seed_url + LANGUAGES[lang].root
     viewport = DESKTOP if scheme == "light" else PHONE
     with reader(browser, viewport=viewport, color_scheme=scheme) as context:
         page = goto(context.new_page(), prefix + "study/review/", ".qa-review__setup")

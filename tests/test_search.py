@@ -30,6 +30,7 @@ from tests.sitekit import (
     ROOT,
     SEED,
     VIEWPORTS,
+    said,
     settle,
     wait_for_search,
     watch_search,
@@ -361,7 +362,10 @@ def test_highlights_mark_the_words_as_typed(seed_url: str, new_page: NewPage, qu
         assert entry["marks"] and set(entry["marks"]) == {query}, entry
 
 
-@pytest.mark.parametrize(("lang", "query"), [("zh", "模型算力利用率"), ("en", "Model FLOPs Utilization")])
+@pytest.mark.parametrize(
+    ("lang", "query"),
+    [("zh", "模型算力利用率"), ("en", "Model FLOPs Utilization"), ("zh-Hant", said("zh-Hant", "模型算力利用率", ""))],
+)
 def test_glossary_terms_are_found(seed_url: str, new_page: NewPage, lang: str, query: str) -> None:
     """Issue 19.3: a glossary term is a result of its own, and leads to its anchor on the glossary page."""
     page = new_page()
@@ -369,7 +373,7 @@ def test_glossary_terms_are_found(seed_url: str, new_page: NewPage, lang: str, q
     entries = _search(page, query)
     target = f"/{PREFIX[lang]}glossary/#mfu"
     (term,) = [e for e in entries if e["href"] == target]
-    assert term["title"].endswith("（MFU）" if lang == "zh" else "(MFU)"), term
+    assert term["title"].endswith(said(lang, "（MFU）", "(MFU)")), term
     assert query.split()[0] in term["marks"], term
     assert [e for e in entries if e["href"] and "/glossary/" not in e["href"]], "the question that uses it too"
     with page.expect_navigation():
@@ -421,8 +425,9 @@ def test_a_typo_is_offered_the_closest_terms(
     assert meant in [m for e in page.evaluate(_ENTRIES) for m in e["marks"]]
 
 
-@pytest.mark.parametrize(("lang", "none"), [("zh", "没有找到与“zzqxv”相关的内容"), ("en", "Nothing found for “zzqxv”")])
-def test_nothing_found_says_so(seed_url: str, new_page: NewPage, lang: str, none: str) -> None:
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
+def test_nothing_found_says_so(seed_url: str, new_page: NewPage, lang: str) -> None:
+    none = said(lang, "没有找到与“zzqxv”相关的内容", "Nothing found for “zzqxv”")
     page = new_page()
     page.goto(seed_url + PREFIX[lang])
     assert _search(page, "zzqxv") == []  # nothing close to it either

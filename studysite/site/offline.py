@@ -83,6 +83,8 @@ class Language:
     """Language code (`zh`, `en`)."""
     root: str
     """Its folder below the site root, `""` or ending in `/`."""
+    html_lang: str = ""
+    """Its pages' `<html lang>`, which names its Pagefind index (`zh-TW`: `zh-tw`)."""
 
 
 @dataclass(frozen=True)
@@ -109,14 +111,15 @@ class SiteFile:
 
 def finish_offline(site_dir: Path, config: Any) -> None:
     """The mkdocs entry point: the site's languages come from config.extra.qa."""
-    languages = [Language(lang["lang"], lang["root"]) for lang in config.extra["qa"]["languages"]]
+    languages = [Language(lang["lang"], lang["root"], lang["html_lang"]) for lang in config.extra["qa"]["languages"]]
     write_offline(site_dir, languages)
 
 
 def refresh_offline(site_dir: Path) -> str:
     """Redo manifest, worker and zip after a later step changed the site (scripts/build_pdf.py)."""
     manifest = json.loads((site_dir / MANIFEST).read_text(encoding="utf-8"))
-    return write_offline(site_dir, [Language(lang["lang"], lang["root"]) for lang in manifest["languages"]])
+    languages = [Language(lang["lang"], lang["root"], lang.get("html_lang", "")) for lang in manifest["languages"]]
+    return write_offline(site_dir, languages)
 
 
 def write_offline(site_dir: Path, languages: list[Language]) -> str:
@@ -258,7 +261,7 @@ def manifest_json(files: list[SiteFile], languages: list[Language], version: str
     head = json.dumps(
         {
             "version": version,
-            "languages": [{"lang": lang.lang, "root": lang.root} for lang in languages],
+            "languages": [{"lang": lang.lang, "root": lang.root, "html_lang": lang.html_lang} for lang in languages],
             "scopes": scope_sizes(files),
         },
         ensure_ascii=False,
@@ -427,13 +430,23 @@ def _group(path: str, languages: list[Language], search_langs: dict[str, str], u
 
 
 def _pagefind_languages(site_dir: Path, languages: list[Language]) -> dict[str, str]:
-    """Pagefind's language keys (`zh`, `zh-cn`, `en`) -> the site's language codes."""
+    """Pagefind's language keys -> the site's language codes. Pagefind names each index by the pages'
+    `<html lang>`, lowercased (`zh`, `en`, `zh-tw` for 繁體中文's `zh-TW`): matched whole first, so that
+    `zh-tw` is 繁體中文's and not 中文's; a key no language's `<html lang>` gives (`zh-cn` for a page
+    that says so) goes to the language whose code its first part is."""
     entry = site_dir / "pagefind" / "pagefind-entry.json"
     if not entry.exists():
         return {}
     keys = json.loads(entry.read_text(encoding="utf-8")).get("languages", {})
+    by_html = {lang.html_lang.lower(): lang.lang for lang in languages if lang.html_lang}
     codes = {lang.lang for lang in languages}
-    return {key: key.split("-")[0] for key in keys if key.split("-")[0] in codes}
+    out = {}
+    for key in keys:
+        if key in by_html:
+            out[key] = by_html[key]
+        elif key.split("-")[0] in codes:
+            out[key] = key.split("-")[0]
+    return out
 
 
 def _url(path: str) -> str:
