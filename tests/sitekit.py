@@ -436,15 +436,20 @@ def said(lang: str, zh: str, en: str) -> str:
 
 
 def converted(by_lang: dict[str, Any]) -> dict[str, Any]:
-    """`by_lang` (a test's wording per language: strings, or tuples of them) with every converted
-    language of the table added, as `said` words it."""
+    """`by_lang` (a test's wording per language: strings, or tuples, lists and dicts of them) with every
+    converted language of the table added, as `said` words it."""
     out = dict(by_lang)
     for item in LANGUAGES.items:
         if item.source == "converted" and item.lang not in out:
-            source = out[item.convert_from]
-            out[item.lang] = (
-                tuple(convert_text(s, item.opencc) for s in source)
-                if isinstance(source, tuple)
-                else convert_text(source, item.opencc)
-            )
+            out[item.lang] = _convert_all(out[item.convert_from], item.opencc)
     return out
+
+
+def _convert_all(value: Any, config: str) -> Any:
+    if isinstance(value, str):
+        return convert_text(value, config)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_convert_all(v, config) for v in value)
+    if isinstance(value, dict):
+        return {_convert_all(k, config): _convert_all(v, config) for k, v in value.items()}
+    return value

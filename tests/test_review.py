@@ -357,7 +357,7 @@ LANG_WIDTH_IDS = ["zh-phone", "en-desktop", "zh-desktop", "en-phone"]
 
 
 def home_of(seed_url: str, lang: str) -> str:
-    return seed_url + ("en/" if lang == "en" else "")
+    return seed_url + LANGUAGES[lang].root
 
 
 def follow_the_logo(page: Any) -> None:

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.sitekit import DESKTOP, PHONE, ROOT, build_site, copy_banks, reader, serve
+from studysite.languages import LANGUAGES
+from tests.sitekit import DESKTOP, PHONE, ROOT, build_site, converted, copy_banks, reader, serve
 from tests.test_review import LANG_WIDTH_IDS, LANG_WIDTHS, V1_KEY, home_of, make_due, store, stored
 from tests.test_study import UI as PAGE_UI
 from tests.test_study import goto
@@ -62,6 +63,7 @@ UI = {
         "grades": ["Again", "Hard", "Good", "Easy"],
     },
 }
+UI = converted(UI)  # 繁體中文: the Chinese wording converted, as its catalogue is
 DAY = 86_400_000
 
 
@@ -194,7 +196,11 @@ def test_the_review_keeps_exactly_the_cards_of_the_bank_and_tag_chosen(
 # --- 3 and 7. a session by touch, and a summary whose "due tomorrow" the store agrees with -------------
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("en", PHONE), ("zh", PHONE)], ids=["en-phone", "zh-phone"])
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [("en", PHONE), ("zh", PHONE), ("zh-Hant", PHONE)],
+    ids=["en-phone", "zh-phone", "zh-Hant-phone"],
+)
 def test_a_review_by_touch_from_start_to_summary_and_its_due_tomorrow_count(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict
 ) -> None:
@@ -233,7 +239,7 @@ def test_a_review_by_touch_from_start_to_summary_and_its_due_tomorrow_count(
         assert summary.locator(".qa-review__tomorrow").inner_text() == ui["tomorrow"].format(n=expected)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 def test_the_home_pages_due_count_and_start_button_are_on_a_phones_first_screen(
     browser: Any, seed_url: str, data: dict, lang: str
 ) -> None:

@@ -67,16 +67,20 @@ def test_no_third_party_urls_in_built_pages(seed_site: Path) -> None:
             assert url.startswith("http://127.0.0.1:8000/"), f"{page}: {url}"
 
 
-def test_built_site_has_search_in_both_languages(seed_site: Path) -> None:
-    """Pagefind ran through its npm launcher and indexed the question pages of each language."""
+def test_built_site_has_search_in_every_language(seed_site: Path) -> None:
+    """Pagefind ran through its npm launcher and indexed the question pages of each language (its index
+    named by the pages' `<html lang>`, lowercased: 繁體中文's is `zh-tw`)."""
     import json
 
+    from studysite.languages import LANGUAGES
     from studysite.site.verify import check_search
 
-    assert check_search(seed_site, ["zh", "en"]) == []
+    indexes = [item.html_lang.lower() for item in LANGUAGES.items]
+    assert indexes == ["zh", "en", "zh-tw"]
+    assert check_search(seed_site, indexes) == []
     entry = json.loads((seed_site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
     # the 14 question pages and the glossary (each term a result of its own)
-    assert {lang: entry["languages"][lang]["page_count"] for lang in ("zh", "en")} == {"zh": 15, "en": 15}
+    assert {key: entry["languages"][key]["page_count"] for key in indexes} == {"zh": 15, "en": 15, "zh-tw": 15}
 
 
 def test_search_check_fails_when_an_index_or_the_script_is_missing(seed_site: Path, tmp_path: Path) -> None:
