@@ -209,7 +209,7 @@ def test_plot_library_loads_on_the_stats_page_only(browser: Any, seed_url: str, 
         assert all(urlsplit(u).netloc == urlsplit(seed_url).netloc for u in seen)
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)])
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE), ("zh-Hant", PHONE)])
 def test_notes_search_finds_notes_and_shows_them_literally(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -250,7 +250,7 @@ def make_link(page: Any, lang: str) -> str:
     return page.locator("[data-qa-link]").input_value()
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP)])
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP), ("zh-Hant", PHONE)])
 def test_progress_link_merges_on_a_second_browser_after_confirming(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -338,7 +338,7 @@ def encode_link(document: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)])
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE), ("zh-Hant", PHONE)])
 def test_qr_code_for_a_small_link_and_the_file_for_a_large_one(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -470,7 +470,7 @@ def test_sync_is_off_by_default_and_sends_nothing(browser: Any, seed_url: str, d
         assert {urlsplit(u).netloc for u in seen} == {urlsplit(seed_url).netloc}
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP)])
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP), ("zh-Hant", PHONE)])
 def test_two_devices_sync_through_the_repository(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
@@ -685,7 +685,7 @@ FULL_STORAGE = """
 """
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)])
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE), ("zh-Hant", PHONE)])
 def test_full_storage_in_the_link_and_sync_loses_nothing(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
 ) -> None:
