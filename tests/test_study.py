@@ -67,7 +67,7 @@ def meter_text(locator: Any) -> str:
 
 
 def known_text(lang: str, know: int, total: int) -> str:
-    return f"已学会 {know} / {total}" if lang == "zh" else f"{know} / {total} learned"
+    return said(lang, f"已学会 {know} / {total}", f"{know} / {total} learned")
 
 
 # --- self-quiz ---------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_without_javascript_the_answer_is_simply_shown(browser: Any, seed_url: s
 # --- marks and progress ------------------------------------------------------------------------------
 
 
-def test_marks_show_as_progress_on_bank_tags_and_home_pages_in_both_languages(
+def test_marks_show_as_progress_on_bank_tags_and_home_pages_in_every_language(
     browser: Any, seed_url: str, data: dict
 ) -> None:
     qs = data["zh"]["questions"]
@@ -178,13 +178,13 @@ def test_marks_show_as_progress_on_bank_tags_and_home_pages_in_both_languages(
         assert re.fullmatch(r"\d+ 天后复习", page.locator(".qa-pill").inner_text())
 
         state = {q["slug"]: "know" for q in know} | {q["slug"]: "review" for q in review}
-        for lang in ("zh", "en"):
-            prefix = seed_url + ("en/" if lang == "en" else "")
+        for lang in LANGUAGES.codes:
+            prefix = seed_url + LANGUAGES[lang].root
             # the bank page: the bank's meter, a badge per question, the "due today" filter
             goto(page, prefix + data[lang]["banks"][0]["url"], ".qa-panel .qa-meter")
             panel = page.locator("[data-qa-progress=bank]")
             assert known_text(lang, 2, 14) in meter_text(panel)
-            assert ("今天到期 2" if lang == "zh" else "2 due today") in meter_text(panel)
+            assert said(lang, "今天到期 2", "2 due today") in meter_text(panel)
             panel.locator("button[data-filter=due]").click()
             shown = page.locator(".qa-bank-list li:visible a")
             hrefs = sorted(a.split("/")[-2] for a in shown.evaluate_all("els => els.map(e => e.href)"))
