@@ -141,7 +141,11 @@ def two_banks_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP)], ids=["zh-phone", "en-desktop"])
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [("zh", PHONE), ("en", DESKTOP), ("zh-Hant", PHONE)],
+    ids=["zh-phone", "en-desktop", "zh-Hant-phone"],
+)
 def test_the_review_keeps_exactly_the_cards_of_the_bank_and_tag_chosen(
     browser: Any, two_banks_url: str, lang: str, viewport: dict
 ) -> None:
@@ -267,7 +271,11 @@ def test_the_home_pages_due_count_and_start_button_are_on_a_phones_first_screen(
 # --- 5. a link inside an answer during a session -------------------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP)], ids=["zh-phone", "en-desktop"])
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [("zh", PHONE), ("en", DESKTOP), ("zh-Hant", PHONE)],
+    ids=["zh-phone", "en-desktop", "zh-Hant-phone"],
+)
 def test_a_link_inside_an_answer_opens_beside_the_session(
     browser: Any, seed_url: str, data: dict, lang: str, viewport: dict
 ) -> None:
