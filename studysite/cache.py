@@ -226,12 +226,6 @@ def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str]) -> None:
             os.unlink(tmp)
 
 
-def forget(docs_dir: Path) -> None:
-    """Drop the record (a generation is about to change docs/ or the locks)."""
-    with contextlib.suppress(OSError):
-        os.unlink(folder_for(docs_dir) / LAST)
-
-
 def tree_state(root: Path) -> list[tuple[str, int, int, int, int]]:
     """Every file under `root`: its path, size, modification and change times, and inode."""
     out = []

@@ -14,11 +14,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from studysite.enrich.convert import convert_text
 from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
-from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE
+from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, converted
 
 SITE = "qa-study@/"
 STUDY_KEY = SITE + ":study"
@@ -67,7 +66,7 @@ UI = {
     },
 }
 # 繁體中文's catalogue is zh.yml converted with OpenCC, as its pages are (studysite/strings/zh-Hant.yml)
-UI["zh-Hant"] = {key: convert_text(text, LANGUAGES["zh-Hant"].opencc) for key, text in UI["zh"].items()}
+UI = converted(UI)
 LOCALES = {"zh": "zh-CN", "en": "en", "zh-Hant": "zh-TW"}
 """The locale each edition's dates are written in (the plots' and tables' day labels)."""
 

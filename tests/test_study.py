@@ -12,7 +12,19 @@ import pytest
 from playwright.sync_api import expect
 
 from studysite.languages import LANGUAGES
-from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, build_site, copy_banks, reader, said, serve, settle
+from tests.sitekit import (
+    ARTIFACTS,
+    DESKTOP,
+    LOOKS,
+    PHONE,
+    build_site,
+    converted,
+    copy_banks,
+    reader,
+    said,
+    serve,
+    settle,
+)
 
 MARKS_KEY = "qa-study@/:marks"  # version 1 (migrated into STUDY_KEY on first load)
 STUDY_KEY = "qa-study@/:study"
@@ -37,7 +49,7 @@ UI = {
         "changed": "changed since your last review",
     },
 }
-UI["zh-Hant"] = {key: said("zh-Hant", text, UI["en"][key]) for key, text in UI["zh"].items()}
+UI = converted(UI)  # 繁體中文: the Chinese wording converted, as its catalogue is
 
 
 def goto(page: Any, url: str, ready: str = "") -> Any:

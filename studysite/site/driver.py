@@ -24,8 +24,7 @@ from pathlib import Path
 from ..build import generate
 from ..errors import SiteError
 from . import engine, site_finish
-from .bundles import Target, write_bundles
-from .settings import DRIVEN_ENV, LOCKED_ENV
+from .settings import DRIVEN_ENV, LOCKED_ENV, LOG_FORMAT
 
 log = site_finish.log
 
@@ -72,7 +71,7 @@ def _build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bo
         if downloads is not None:
             downloads.cancel()
         raise
-    write_bundles([Target(site_dir / item.root, item.lang, item.root) for item in languages.items])
+    site_finish.write_language_bundles(site_dir, settings)
     site_finish.finish_site(site_dir, settings, result, downloads)
     site_finish.step("site finished")
     return result.url_changes
@@ -82,7 +81,7 @@ def _build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bo
 def _log_to_stderr() -> Iterator[None]:
     """The site steps' log (warnings and errors) on stderr, in the engine's format (`WARNING -  ...`)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
     handler.setLevel(logging.WARNING)
     before = log.propagate, log.level
     log.addHandler(handler)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..errors import SiteError
-from .settings import BANKS_ENV, SiteSettings
+from .settings import BANKS_ENV, LOG_FORMAT, SiteSettings
 
 
 class MkDocsEngine:
@@ -73,7 +73,7 @@ def _child(argv: list[str]) -> None:
 
     conf_file, site_dir, site_url, strict = argv
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
     logging.getLogger("mkdocs").addHandler(handler)
     logging.getLogger("mkdocs").setLevel(logging.WARNING)
     try:

@@ -32,7 +32,6 @@ from ..errors import BuildError, SiteError, os_error
 from ..i18n import catalogues
 from . import site_finish, tag_order
 from .bank_watch import inputs_fingerprint, watch_banks
-from .bundles import Target, write_bundles
 from .session import FinishArgs, Session
 from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
 from .siteconfig import check_qa
@@ -165,12 +164,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             site_finish.step("other languages' pages in place")
         else:
             site_finish.build_others(config, dirty=session.dirty)
-        # The front-end bundles into each language's folder (both are in place now); ~0.1 s, and before
-        # finish_site, whose offline step hashes every file.
-        write_bundles(
-            [Target(site_dir / item["root"], item["lang"], item["root"]) for item in config.extra["qa"]["languages"]]
-        )
-        site_finish.step("front-end bundles written (esbuild)")
+        site_finish.write_language_bundles(site_dir, config)
         if self.config.finish == "search":
             site_finish.run_pagefind(site_dir, config)
             return

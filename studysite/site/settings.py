@@ -18,6 +18,8 @@ BANKS_ENV = "STUDYSITE_BANKS"
 """Overrides the plugin's `banks` option for one build (the tests build copies of the banks)."""
 LOCKED_ENV = "STUDYSITE_LOCKED"
 """Set to 1 for CI builds (build_env): a slugs.lock that would change fails the build."""
+LOG_FORMAT = "%(levelname)-7s -  %(message)s"
+"""A line of an engine's log (engine.py): MkDocs' own, `WARNING -  message`; the driver's log too."""
 DRIVEN_ENV = "STUDYSITE_DRIVEN"
 """Set to 1 in the environment of a language's build started by the driver (studysite/site/driver.py):
 that build only renders its pages; the driver generated docs/ before it and finishes the site after."""

@@ -93,8 +93,8 @@ class LanguageBuild:
 
     The builds are independent (each language has its own docs folder, generated before any starts),
     and MkDocs renders on one core: side by side they take about the time of the longest one on
-    enough cores. The main language's build writes the site folder itself (`in_place`: the driver's
-    build of it). MkDocs empties the site folder before it writes but leaves its hidden entries
+    enough cores. The main language's build (the driver starts one too) writes the site folder itself.
+    MkDocs empties the site folder before it writes but leaves its hidden entries
     alone, so every other language is written into <site_dir>/.<lang>-build and `finish` moves it
     to <site_dir>/<root>. A killed build's leftover goes with its site folder (`make site` stages
     the whole site and cleans up killed stagings) or is removed by the next build here.
@@ -212,6 +212,15 @@ _OS_ERROR_LINE = re.compile(
     r"^(?:\w+\.)*\w*(?:Error|Exception): \[Errno (?P<errno>\d+)\] (?P<message>[^:]+?)"
     r"(?:: '(?P<path>.*?)'(?: -> '(?P<to>.*)')?)?$"
 )
+
+
+def write_language_bundles(site_dir: Path, config: Any) -> None:
+    """The front-end bundles into each language's folder, once every language's pages are in place
+    (~0.1 s; before finish_site, whose offline step hashes every file)."""
+    from .bundles import Target, write_bundles
+
+    write_bundles([Target(site_dir / item.root, item.lang, item.root) for item in languages_of(config).items])
+    step("front-end bundles written (esbuild)")
 
 
 def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:
