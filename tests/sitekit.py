@@ -134,14 +134,59 @@ def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dic
     return env
 
 
-def build_site(banks: Path, work: Path, *, site_url: str | None = None, strict: bool = True) -> Path:
-    """Build the full bilingual site from `banks` in `work` (configs copied there); returns the site folder."""
+def build_site(
+    banks: Path, work: Path, *, site_url: str | None = None, strict: bool = True, python: Path | None = None
+) -> Path:
+    """Build the full bilingual site from `banks` in `work` (configs copied there); returns the site folder.
+
+    `python`: build with that interpreter instead (one of `installed_package`'s, whose package finds
+    the project's overrides/ and node_modules/ in the folder it runs in: they are linked into `work`)."""
     env = prepare_work(banks, work, site_url=site_url)
     cmd = engine.current().site_command(work / "mkdocs.yml", work / "site", strict=strict)
+    if python is not None:
+        cmd[0] = str(python)
+        for name in ("overrides", "node_modules"):
+            (work / name).symlink_to(ROOT / name, target_is_directory=True)
     proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise AssertionError(f"site build failed:\n{proc.stdout}\n{proc.stderr}")
     return work / "site"
+
+
+def installed_package(folder: Path) -> Path:
+    """`pip install .` into a fresh venv in `folder`, without a package index (there is none here): the
+    project's wheel is built from this checkout (flit_core from the lock, no build isolation) and
+    installed with --no-deps; the dependencies are those .venv installed from the lock, put on the new
+    venv's path by a .pth file (their folder's own .pth files, .venv's editable install of this checkout
+    among them, are not run). Returns the venv's python, after checking that it imports the wheel's
+    package and finds the MkDocs plugin's entry point there."""
+    wheels = folder / "wheel"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)], check=True)
+    (wheel,) = wheels.glob("studysite-*.whl")
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)], check=True)
+    site_packages = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    locked = next(p for p in sys.path if p.endswith("site-packages") and p.startswith(sys.prefix))
+    (site_packages / "locked-dependencies.pth").write_text(locked + "\n", encoding="utf-8")
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import importlib.metadata as m, studysite;"
+            "(ep,) = {e.value for e in m.entry_points(group='mkdocs.plugins') if e.name == 'studysite'};"
+            "assert ep == 'studysite.site.mkdocs_plugin:StudySitePlugin', ep;"
+            "print(studysite.__file__)",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Path(where).is_relative_to(venv), f"the fresh venv imports studysite from {where}, not its wheel"
+    return python
 
 
 class QuietServer(http.server.ThreadingHTTPServer):

@@ -28,7 +28,7 @@ from studysite.site import verify
 from studysite.site.verify import check_built_site
 from studysite.sources.parse import parse_text
 from studysite.write import UnsafePath, check_path, write_tree_in_place
-from tests.sitekit import ROOT, SEED, build_site, copy_banks, prepare_work
+from tests.sitekit import ROOT, SEED, build_site, copy_banks, installed_package, prepare_work
 
 BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
 
@@ -515,8 +515,11 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> di
     v2_banks(banks)
     ref_banks = work / "ref" / "banks"
     shutil.copytree(banks, ref_banks)
+    # The same edited banks, built once, undisturbed, by `mkdocs build` as a MkDocs user runs it: the
+    # package installed from its wheel into a fresh venv (issue 16), the project's files in the folder.
+    python = installed_package(work / "installed")
     started = time.monotonic()
-    reference = build_site(ref_banks, work / "ref")  # the same edited banks, built once, undisturbed
+    reference = build_site(ref_banks, work / "ref", python=python)
     duration = time.monotonic() - started
     cmd = [*BUILD_SITE, "--site-dir", str(work / "site"), "--config", str(work / "mkdocs.yml")]
     seed = int(os.environ.get("STUDYSITE_KILL_SEED", str(random.randrange(10**6))))
@@ -567,7 +570,8 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> di
 
 
 def test_two_builds_of_the_same_input_are_byte_identical(interrupted: dict) -> None:
-    """The undisturbed reference build and the final build (other folder, other entry point) match byte for byte."""
+    """The undisturbed reference build (`mkdocs build` of the package installed from its wheel into a fresh
+    venv) and the final build (`make site`'s driver, in another folder) match byte for byte."""
     # every language's pages are among what is compared (繁體中文 too)
     assert all((interrupted["reference"] / item.root / "index.html").is_file() for item in LANGUAGES.items)
     differ = differing_files(interrupted["reference"], interrupted["work"] / "site")
