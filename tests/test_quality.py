@@ -190,8 +190,7 @@ class _Traffic:
         return [u for u in self.requests if not re.match(r"(https?://127\.0\.0\.1[:/]|data:|blob:)", u)]
 
 
-# The written languages (a converted one loads the same files from its own root).
-@pytest.mark.parametrize("lang", LANGUAGES.written)
+@pytest.mark.parametrize("lang", LANGUAGES.codes)
 @pytest.mark.parametrize("where", ["pages", "seed"])
 def test_pages_request_nothing_from_other_hosts_and_nothing_fails(
     request: pytest.FixtureRequest, browser: object, lang: str, where: str
@@ -201,14 +200,14 @@ def test_pages_request_nothing_from_other_hosts_and_nothing_fails(
     "pages": under /ai-infra/ with an absolute https site_url (as deployed); "seed": at / (as `make serve`).
     """
     base = request.getfixturevalue("pages_url" if where == "pages" else "seed_url")
-    root = base + ("en/" if lang == "en" else "")
+    root = base + LANGUAGES[lang].root
     context = browser.new_context()  # type: ignore[attr-defined]
     traffic = _Traffic(context)
     page = context.new_page()
     try:
         for path in ("", QUESTION):
             page.goto(root + path, wait_until="networkidle")
-            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.evaluate("document.documentElement.lang") == LANGUAGES[lang].html_lang
         results = open_search(page, "AllReduce")
         assert results, "the search found nothing"
         page.wait_for_load_state("networkidle")

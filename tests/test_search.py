@@ -141,7 +141,7 @@ def _lang_of(link: str) -> str:
     return next((item.lang for item in LANGUAGES.extra if link.startswith("/" + item.root)), LANGUAGES.main.lang)
 
 
-@pytest.mark.parametrize("path", ["", QUESTION, "en/", "en/" + QUESTION])
+@pytest.mark.parametrize("path", [item.root + rel for item in LANGUAGES.items for rel in ("", QUESTION)])
 def test_search_data_loads_only_when_the_reader_searches(seed_url: str, new_page: NewPage, path: str) -> None:
     page = new_page()
     requests: list[str] = []
