@@ -27,6 +27,8 @@
   var root = new URL("./", worker).href;
   var saveData = !!(navigator.connection && navigator.connection.saveData);
   var CHECK_MS = 60 * 60 * 1000;
+  var NUDGE_MS = 1000;
+  var NUDGES = 60;
   var PENDING = "qa-offline:pending";
   var PENDING_MAX = 400;
   // strings.js (in the page's bundle, which runs first) holds the page language's strings
@@ -77,9 +79,23 @@
         // A new worker calls skipWaiting() as it installs, yet Chromium can leave it waiting when the
         // deploy lands during an open tab's update check (4 of 12 runs of tests/test_offline.py's
         // update-prompt test). Asking it again is one more try: 12 of 12 such runs passed with it,
-        // though one full run with 3 workers still left a worker waiting.
+        // though full runs still left a worker waiting now and then (the old worker's unfinished
+        // events hold an activation back; the browser may not try again once they end). So a page that
+        // finds a worker waiting asks it again every NUDGE_MS until it takes over, NUDGES times at most.
+        var nudging = null;
         var nudge = function () {
-          if (registration.waiting) registration.waiting.postMessage({ qa: "activate" });
+          if (nudging || !registration.waiting) return;
+          var tries = 0;
+          var again = function () {
+            var waiting = registration.waiting;
+            if (!waiting || tries++ >= NUDGES) {
+              nudging = null;
+              return;
+            }
+            waiting.postMessage({ qa: "activate" });
+            nudging = setTimeout(again, NUDGE_MS);
+          };
+          again();
         };
         registration.addEventListener("updatefound", function () {
           var installing = registration.installing;
