@@ -51,7 +51,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,7 +249,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     finally:
         del os.environ[SERIAL_ENV]
     phases: dict[str, list[float]] = {"parse": [], "enrich": [], "render+write": []}
-    files: dict[str, str] = {}
+    files: Mapping[str, str] = {}
     for _ in range(runs):
         t0 = time.perf_counter()
         sources = studybuild.load_sources(c.banks, Problems())
@@ -260,10 +260,10 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         t3 = time.perf_counter()
         for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2), strict=True):
             phases[name].append(seconds)
+    data = {rel: text.encode("utf-8") for rel, text in files.items()}  # some are read back from docs/
     shutil.rmtree(docs, ignore_errors=True)
     scratch = c.work / "io-floor"
     shutil.rmtree(scratch, ignore_errors=True)
-    data = {rel: text.encode("utf-8") for rel, text in files.items()}
     t = time.perf_counter()
     for rel, blob in data.items():
         target = scratch / rel
@@ -1596,8 +1596,8 @@ def main(argv: list[str]) -> int:
     lh_cost = next((r.lighthouse_cost for r in rows if r.lighthouse), (0.0, 0.0, 0.0))
     notes = [
         "Generator: `studysite.build.generate()` in-process (parse + enrich + render + write; from "
-        f"{studybuild.PARALLEL_FROM} questions on, tagging, inline links and the English pages run in a forked "
-        "second process). Cold: into an "
+        f"{studybuild.PARALLEL_FROM} questions on, tagging, inline links and each other language's pages run in forked "
+        "processes). Cold: into an "
         "empty folder without the generator's cache (a fresh clone, CI); warm: again into its own output, "
         "with the cache the cold run left (every local rebuild); after an edit: one answer line changed, "
         f"with the warm run's output and cache; medians of {GEN_RUNS} runs by size; the phases are the same "

@@ -600,36 +600,35 @@ def render_and_swap(
     then: Callable[[], None] | None = None,
     cached: Path | None = None,
     known: cache.Digests | None = None,
-) -> dict[str, str]:
+) -> Mapping[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
-    From PARALLEL_FROM questions on (with a second core), a forked child renders and writes the
-    English pages while this process does the Chinese ones: the same files, in about half the time.
-    `then` runs right after the swap (see `staged_tree`); `cached` and `known` as in `render_language`.
+    From PARALLEL_FROM questions on (with a second core), each other language is rendered and written
+    by a forked child of its own while this process does the main one: the same files, in about
+    the time of the slowest language. A child sends back only the paths it wrote (its pages, ~100 MB
+    at 5,000 questions, would cost more to send than to read again): the result reads them from
+    docs/ when asked. `then` runs right after the swap (see `staged_tree`); `cached` and `known` as in
+    `render_language`.
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
     with staged_tree(docs_dir, then) as stage:
 
-        def other_languages() -> dict[str, str]:
-            files = {
-                path: text
-                for lang in others
-                for path, text in render_language(site, lang, repo_url, site_url, cached, known).items()
-            }
+        def language(lang: Lang) -> list[str]:
+            files = render_language(site, lang, repo_url, site_url, cached, known)
             stage.write(files)
-            return files
+            return list(files)
 
-        side = parallel.Side(other_languages, fork=fork)
+        sides = [parallel.Side(functools.partial(language, lang), fork=fork) for lang in others]
         try:
             files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url, cached, known)}
             stage.write(files)
+            rest = [path for side in sides for path in side.result()]
         except BaseException:
-            side.cancel()
+            for side in sides:
+                side.cancel()
             raise
-        rest = side.result()
-    files.update(rest)
-    return files
+    return cache.DocsFiles(docs_dir, rest, held=files)
 
 
 def render_language(

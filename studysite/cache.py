@@ -245,14 +245,18 @@ def _walk(folder: str, prefix: str) -> Iterator[tuple[str, os.stat_result]]:
 
 
 class DocsFiles(Mapping[str, str]):
-    """The generated files of an unchanged generation, read from docs/ when asked for (what
-    `Result.files` holds after a full generation, without keeping ~100 MB of pages in the record)."""
+    """Generated files read from docs/ when asked for: `paths`, besides those `held` in memory. What
+    `Result.files` is after an unchanged generation (without keeping ~100 MB of pages in the record),
+    and for the languages a forked child wrote (studysite/build.py render_and_swap)."""
 
-    def __init__(self, docs_dir: Path, paths: list[str]) -> None:
-        self.docs_dir, self.paths = docs_dir, paths
-        self._known = set(paths)
+    def __init__(self, docs_dir: Path, paths: list[str], held: Mapping[str, str] | None = None) -> None:
+        self.held = held or {}
+        self.docs_dir, self.paths = docs_dir, [*self.held, *paths]
+        self._known = set(self.paths)
 
     def __getitem__(self, rel: str) -> str:
+        if rel in self.held:
+            return self.held[rel]
         if rel not in self._known:
             raise KeyError(rel)
         with open(self.docs_dir / rel, encoding="utf-8", newline="") as handle:

@@ -3,7 +3,7 @@
 Most of the generator is pure Python, so threads would take turns on one core. A forked child
 starts with the parent's memory (the whole site model, nothing pickled on the way in) and sends back
 only its result through a pipe. Used for work that needs nothing from what this process does
-meanwhile: tagging and inline links (studysite/build.py), the English pages, the Anki/CSV decks
+meanwhile: tagging and inline links (studysite/build.py), each other language's pages, the Anki/CSV decks
 (studysite/site/site_finish.py). Below a few hundred questions, or with threads running, the call runs in
 this process instead.
 """

@@ -11,6 +11,7 @@ import pytest
 
 from studysite import build, parallel
 from studysite.build import generate
+from studysite.model import LANGS
 from tests.sitekit import copy_banks
 
 
@@ -40,10 +41,11 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     banks = copy_banks(tmp_path / "banks")
     forked = generate(banks, tmp_path / "forked", update_lock=False)
-    assert len(forks) == 3, "tags, inline links and the English pages each in a child (nothing cached yet)"
+    # tags, inline links and each other language's pages (English, 繁體中文) in a child of its own
+    assert len(forks) == 2 + len(LANGS) - 1, "nothing cached yet"
     monkeypatch.setenv(parallel.SERIAL_ENV, "1")
     serial = generate(banks, tmp_path / "serial", update_lock=False)
-    assert len(forks) == 3
+    assert len(forks) == 2 + len(LANGS) - 1
     assert forked.files == serial.files
     assert forked.site == serial.site
     tree = _tree(tmp_path / "forked")
@@ -68,12 +70,12 @@ def test_forked_builds_from_the_cache_write_the_same_files(
         forks.clear()
         result = generate(banks, tmp_path / "forked", update_lock=False)
         assert result.unchanged == (step == 1)
-        assert bool(forks) == (step != 1), "the English pages at least were rendered in a child"
+        assert bool(forks) == (step != 1), "the other languages' pages at least were rendered in children"
         with monkeypatch.context() as serial:
             serial.setenv(parallel.SERIAL_ENV, "1")
             generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)
         assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial"), step
-    assert (tmp_path / ".forked.cache" / "pages-en.pickle").is_file()
+    assert all((tmp_path / ".forked.cache" / f"pages-{lang}.pickle").is_file() for lang in LANGS)
 
 
 def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
@@ -95,6 +97,6 @@ def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
     forks.clear()
     with pytest.raises(ValueError, match="would be served at /en/x/"):
         generate(banks, docs, update_lock=False, use_cache=False)
-    assert len(forks) == 3  # the English pages failed in a child, and the error reached this process
+    assert len(forks) == 2 + len(LANGS) - 1  # the English pages failed in a child, and the error reached this process
     assert _tree(docs) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree

@@ -11,6 +11,8 @@ from itertools import groupby
 
 from pypinyin import Style, lazy_pinyin
 
+from .. import cache
+from ..cache import Memo
 from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import GlossaryTerm, Lang, Site
@@ -22,10 +24,11 @@ GLOSSARY_PATH = "glossary.md"
 """The page, relative to a language's docs folder (/glossary/ and /en/glossary/)."""
 
 
-def glossary_uses(site: Site, lang: Lang) -> dict[str, tuple[str, ...]]:
-    """Term id -> the questions that use it (as shown in `lang`), banks in order."""
+def glossary_uses(site: Site, lang: Lang, memo: Memo = cache.NULL) -> dict[str, tuple[str, ...]]:
+    """Term id -> the questions that use it (as shown in `lang`), banks in order (each question's terms
+    from `memo` where an earlier build found them)."""
     entries = [site.entries[slug] for bank in site.banks for slug in bank.slugs]
-    return term_uses(site.glossary, entries, lang)
+    return term_uses(site.glossary, entries, lang, memo)
 
 
 def glossary_page(site: Site, lang: Lang, uses: dict[str, tuple[str, ...]] | None = None) -> str:

@@ -86,7 +86,7 @@ def render_site(
             pages = memo.put(key, list(print_pages(site, lang, bank)))
         yield from pages
     if site.glossary:
-        uses = glossary_uses(site, lang)
+        uses = glossary_uses(site, lang, memo)
         yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
         for term in site.glossary:
             key = keys.listing("term", (term.id, term.names[lang]), [site.entries[s] for s in uses[term.id]])
