@@ -1088,7 +1088,7 @@ def table(rows: list[Row]) -> list[str]:
 
     add("questions", lambda r: f"{r.corpus.questions:,}")
     add("banks", lambda r: str(len([p for p in r.corpus.banks.glob("*.txt") if ".en." not in p.name])))
-    add("HTML pages (both languages)", lambda r: f"{r.pages:,}")
+    add("HTML pages (every language)", lambda r: f"{r.pages:,}")
     add("generator s, cold: into an empty docs/", lambda r: f"{r.gen:.2f}")
     add("generator s, warm: nothing changed (its docs/ there)", lambda r: f"{r.gen_warm:.2f}")
     add("generator s, after one edited answer (the previous docs/ there)", lambda r: f"{r.gen_edit:.2f}")
@@ -1431,7 +1431,7 @@ def explain(rows: list[Row]) -> list[str]:
             + ". `make serve` runs `mkdocs serve --dirty`: the generator rewrites only the pages whose "
             "Markdown changed, MkDocs renders only those, and the site-wide steps (check, downloads, Pagefind, "
             "offline files) finish in the background after the page is served. Plain `mkdocs serve` renders "
-            "every page of both languages on each change."
+            "every page of every language on each change."
         )
     return out
 
@@ -1606,17 +1606,17 @@ def main(argv: list[str]) -> int:
         "generator's cache of the build before them, as a local `make site` does (CI has none).",
         "Full build: `mkdocs build` of the bilingual site in a work folder prepared by "
         "`tests/sitekit.prepare_work` (STUDYSITE_BANKS set), i.e. what `make site` runs: our generation of docs/, "
-        "the Chinese and English MkDocs builds, then the plugin's post-build steps: the check of the built site "
-        "against the banks, the Anki/CSV downloads, Pagefind over both languages, the sitemap and the offline "
+        "one MkDocs build per language, side by side, then the site's finishing steps: the check of the built site "
+        "against the banks, the Anki/CSV downloads, Pagefind over every language, the sitemap and the offline "
         "files. Floor: the same command on the same, already generated docs/ with STUDYSITE_SKIP_GENERATE=1: "
         "the plugin then skips the generation and the two steps that need its result (the check and the "
-        "downloads); MkDocs (both languages, the English one in a second process alongside), Pagefind, the "
+        "downloads); MkDocs (every language, each in a process of its own), Pagefind, the "
         "sitemap and the offline files are in both. "
         f"Floor and full runs alternate (docs/ generated in-process first); medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
         f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
-        "Page sizes: every question page's index.html in both languages; 'largest' is the biggest of them. "
+        "Page sizes: every question page's index.html in Chinese and English; 'largest' is the biggest of them. "
         "The synthetic corpora share their first 14 questions, so 'first question of the first bank' is the same "
         "content at every size (its growth is navigation and links).",
         "Search: chromium (Debian, headless) against a local static server that logs every file sent; "
