@@ -14,6 +14,10 @@ from studysite.build import generate
 from studysite.model import LANGS
 from tests.sitekit import copy_banks
 
+CHILDREN = 2 + len(LANGS) - 1
+"""Forked children of a generation with nothing cached: tags, inline links, and each language's pages
+but the main one's (English, 繁體中文)."""
+
 
 @pytest.fixture
 def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -41,11 +45,10 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_forked_build_writes_the_same_files(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     banks = copy_banks(tmp_path / "banks")
     forked = generate(banks, tmp_path / "forked", update_lock=False)
-    # tags, inline links and each other language's pages (English, 繁體中文) in a child of its own
-    assert len(forks) == 2 + len(LANGS) - 1, "nothing cached yet"
+    assert len(forks) == CHILDREN, "nothing cached yet"
     monkeypatch.setenv(parallel.SERIAL_ENV, "1")
     serial = generate(banks, tmp_path / "serial", update_lock=False)
-    assert len(forks) == 2 + len(LANGS) - 1
+    assert len(forks) == CHILDREN
     assert forked.files == serial.files
     assert forked.site == serial.site
     tree = _tree(tmp_path / "forked")
@@ -97,6 +100,6 @@ def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
     forks.clear()
     with pytest.raises(ValueError, match="would be served at /en/x/"):
         generate(banks, docs, update_lock=False, use_cache=False)
-    assert len(forks) == 2 + len(LANGS) - 1  # the English pages failed in a child, and the error reached this process
+    assert len(forks) == CHILDREN  # the English pages failed in a child, and the error reached this process
     assert _tree(docs) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree

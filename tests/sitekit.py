@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -168,9 +169,8 @@ def installed_package(folder: Path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run([*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)], check=True)
-    site_packages = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
-    locked = next(p for p in sys.path if p.endswith("site-packages") and p.startswith(sys.prefix))
-    (site_packages / "locked-dependencies.pth").write_text(locked + "\n", encoding="utf-8")
+    site_packages = Path(sysconfig.get_path("purelib", vars={"base": str(venv), "platbase": str(venv)}))
+    (site_packages / "locked-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     where = subprocess.run(
         [
             str(python),
