@@ -15,7 +15,7 @@ from studysite.enrich import convert
 from studysite.errors import BuildError
 from studysite.model import LANGS
 from studysite.pages import render
-from tests.sitekit import copy_banks
+from tests.sitekit import build_pages, copy_banks
 
 BANK = "ai-infra-3.txt"
 
@@ -113,6 +113,41 @@ def test_edits_undone_build_from_the_cache_the_same(tmp_path: Path) -> None:
     (banks / BANK).write_bytes(original)
     generate(banks, docs)
     assert _tree(docs) == before
+
+
+@pytest.mark.unit
+def test_a_later_build_in_the_same_process_reads_no_shard_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make serve` generates again in its own process after each edit: the shards it read or wrote
+    itself are neither read nor unpickled again; those another process wrote since are read again.
+    docs/ is the same as without the cache every time."""
+    banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
+    generate(banks, docs)
+    read: list[str] = []
+    real_load, real_loads = cache._load, cache.pickle.loads
+    monkeypatch.setattr(cache, "_load", lambda path: read.append(path.name) or real_load(path))
+    unpickled = []
+    monkeypatch.setattr(cache.pickle, "loads", lambda data: unpickled.append(len(data)) or real_loads(data))
+    _answer(banks)
+    generate(banks, docs)
+    assert (read, unpickled) == ([], [])
+    assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
+    # another process builds another edit into the same docs/ (scripts/build_pages.py): every shard changes
+    _title(banks)
+    proc = build_pages(banks, docs)
+    assert proc.returncode == 0, proc.stderr
+    _glossary(banks)
+    generate(banks, docs)
+    assert sorted(read) == sorted(["model.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)])
+    assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
+    generate(banks, tmp_path / "other")  # the process holds the shards of one docs folder, the last
+    assert {Path(path).parent for path in cache._HELD} == {cache.folder_for(tmp_path / "other")}
+
+
+def _plain(banks: Path, docs: Path) -> Path:
+    generate(banks, docs, use_cache=False)
+    return docs
 
 
 @pytest.fixture
