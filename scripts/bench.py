@@ -1600,7 +1600,9 @@ def main(argv: list[str]) -> int:
         "processes). Cold: into an "
         "empty folder without the generator's cache (a fresh clone, CI); warm: again into its own output, "
         "with the cache the cold run left (every local rebuild); after an edit: one answer line changed, "
-        f"with the warm run's output and cache; medians of {GEN_RUNS} runs by size; the phases are the same "
+        "with the warm run's output and cache, in the same process (as `make serve` generates again: "
+        "it takes the cache it saved from memory; a new process, `make site`, reads it from disk); "
+        f"medians of {GEN_RUNS} runs by size; the phases are the same "
         "functions timed one by one without the cache (into a warm docs/). I/O floor: "
         "writing the same files into an empty folder with nothing else. The full builds below run with the "
         "generator's cache of the build before them, as a local `make site` does (CI has none).",
