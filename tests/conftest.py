@@ -80,12 +80,30 @@ def _unit_tests_never_read_the_users_banks(
         _GUARD["on"] = False
 
 
+_UNIT_MARK = "mark.unit"
+"""How a test file marks its unit tests (`@pytest.mark.unit`, `pytestmark = pytest.mark.unit`)."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """`make unit` (-m unit) does not import the test files that hold no unit test: 27 of 42, whose
+    assertion rewriting and imports each xdist worker would otherwise pay for at start-up."""
+    if config.getoption("markexpr") != "unit" or not collection_path.name.startswith("test_"):
+        return None
+    if collection_path.suffix != ".py" or _UNIT_MARK in collection_path.read_text(encoding="utf-8"):
+        return None
+    return True
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests that drive chromium are marked `browser` (`-m "not browser"` leaves them out). The
-    longest files run first, so that under xdist one of them is not what the others wait for at the end."""
+    longest files run first, so that under xdist one of them is not what the others wait for at the end.
+    A unit test in a file that does not say `mark.unit` would be left out of `make unit` without a
+    word (pytest_ignore_collect): that fails the collection."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("unit") is not None and _UNIT_MARK not in item.path.read_text(encoding="utf-8"):
+            raise pytest.UsageError(f"{item.nodeid} is a unit test, but its file never says {_UNIT_MARK}")
     items.sort(key=lambda item: _LONG_FIRST.get(item.path.name, len(_LONG_FIRST)))
 
 
