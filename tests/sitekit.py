@@ -116,6 +116,27 @@ def build_pages(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProc
     )
 
 
+def build_pages_here(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """`build_pages` in this process: the same `studysite.cli.main` that scripts/build_pages.py runs,
+    its output captured, an exception that escapes it written to stderr as Python would print it
+    (with exit status 1). Without the interpreter's start-up (~0.5 s a run), for tests that run it
+    many times; tests/test_errors.py keeps subprocess runs of the script itself."""
+    import io
+    import traceback
+
+    from studysite.cli import main
+
+    argv = ["--banks", str(banks), "--out", str(out), *extra]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            code = main(argv, default_banks=ROOT / "banks", default_docs=ROOT / "docs")
+        except Exception:
+            traceback.print_exc()
+            code = 1
+    return subprocess.CompletedProcess(["build_pages.py", *argv], code, stdout.getvalue(), stderr.getvalue())
+
+
 def prepare_work(banks: Path, work: Path, *, site_url: str | None = None) -> dict[str, str]:
     """Copy the site configs into `work` (pointing at this checkout's theme); returns the env to run in.
 

@@ -1,4 +1,9 @@
-"""Every kind of bad input: a FILE:LINE message on stderr, a non-zero exit, and docs/ untouched."""
+"""Every kind of bad input: a FILE:LINE message on stderr, a non-zero exit, and docs/ untouched.
+
+The cases run the command line of scripts/build_pages.py in this process (sitekit.build_pages_here:
+the same `studysite.cli.main`, without ~0.5 s of interpreter start-up each); the script itself, as a
+maintainer runs it, exits 1 with its messages in test_all_problems_reported_at_once,
+test_symlinked_bank_refused and the YAML bomb's test."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitekit import FIXTURE_BANKS, ROOT, build_pages, copy_banks
+from tests.sitekit import FIXTURE_BANKS, ROOT, build_pages, build_pages_here, copy_banks
 
 pytestmark = pytest.mark.unit
 
@@ -125,7 +130,7 @@ def test_bad_input_is_reported_and_loses_nothing(case: str, tmp_path: Path, prev
     for name, data in files.items():
         (banks / name).write_bytes(data)
     before = tree_hash(previous_docs)
-    proc = build_pages(banks, previous_docs)
+    proc = build_pages_here(banks, previous_docs)
     assert proc.returncode != 0
     for fragment in expected:
         assert fragment in proc.stderr, proc.stderr
@@ -193,13 +198,13 @@ def test_near_miss_question_line_warns_and_fails_under_strict(tmp_path: Path) ->
     (banks / "near.en.txt").write_text(
         "Near misses\nQ: Full width?\nAnswer.\nq: lower case?\nAnswer.\n", encoding="utf-8"
     )
-    ok = build_pages(banks, tmp_path / "docs")
+    ok = build_pages_here(banks, tmp_path / "docs")
     assert ok.returncode == 0, ok.stderr
     assert "near.txt:4: looks like a question but is read as answer text" in ok.stderr, ok.stderr
     assert "near.en.txt:4: looks like a question" in ok.stderr
     pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs" / "near").glob("*.md")]
     assert sum('class="qa-answer"' in text for text in pages) == 1  # one question, `q:` inside its answer
-    strict = build_pages(banks, tmp_path / "docs2", "--strict")
+    strict = build_pages_here(banks, tmp_path / "docs2", "--strict")
     assert strict.returncode == 1 and "near.txt:4: (strict) looks like a question" in strict.stderr, strict.stderr
     assert "Traceback" not in strict.stderr and not (tmp_path / "docs2").exists()
 
@@ -207,10 +212,10 @@ def test_near_miss_question_line_warns_and_fails_under_strict(tmp_path: Path) ->
 def test_untranslated_bank_warns_and_fails_under_strict(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     (banks / "new-bank.txt").write_text(GOOD, encoding="utf-8")
-    ok = build_pages(banks, tmp_path / "docs")
+    ok = build_pages_here(banks, tmp_path / "docs")
     assert ok.returncode == 0 and "new-bank.txt: no English translation" in ok.stderr
     pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "docs" / "en" / "new-bank").glob("*.md")]
     questions = [text for text in pages if 'class="qa-answer"' in text]
     assert questions and all("Not yet translated" in text for text in questions)
-    strict = build_pages(banks, tmp_path / "docs2", "--strict")
+    strict = build_pages_here(banks, tmp_path / "docs2", "--strict")
     assert strict.returncode == 1 and "(strict) no English translation" in strict.stderr
