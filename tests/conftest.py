@@ -9,6 +9,7 @@ under banks/ raises.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import shutil
 import sys
@@ -84,12 +85,18 @@ _UNIT_MARK = "mark.unit"
 """How a test file marks its unit tests (`@pytest.mark.unit`, `pytestmark = pytest.mark.unit`)."""
 
 
+@functools.cache
+def _says_unit(path: Path) -> bool:
+    """Whether the test file at `path` says _UNIT_MARK (read once per file and run)."""
+    return _UNIT_MARK in path.read_text(encoding="utf-8")
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """`make unit` (-m unit) does not import the test files that hold no unit test: 27 of 42, whose
     assertion rewriting and imports each xdist worker would otherwise pay for at start-up."""
     if config.getoption("markexpr") != "unit" or not collection_path.name.startswith("test_"):
         return None
-    if collection_path.suffix != ".py" or _UNIT_MARK in collection_path.read_text(encoding="utf-8"):
+    if collection_path.suffix != ".py" or _says_unit(collection_path):
         return None
     return True
 
@@ -102,7 +109,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-        if item.get_closest_marker("unit") is not None and _UNIT_MARK not in item.path.read_text(encoding="utf-8"):
+        if item.get_closest_marker("unit") is not None and not _says_unit(item.path):
             raise pytest.UsageError(f"{item.nodeid} is a unit test, but its file never says {_UNIT_MARK}")
     items.sort(key=lambda item: _LONG_FIRST.get(item.path.name, len(_LONG_FIRST)))
 
