@@ -444,9 +444,18 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     link_keys = {lang: memo.key("inline", lang, order, texts) for lang in LANGUAGES.written}
     inline = {lang: memo.get(link_keys[lang]) for lang in LANGUAGES.written} if memo.enabled else {}
     unlinked = [lang for lang in LANGUAGES.written if inline.get(lang, MISSING) is MISSING]
-    linking = parallel.Side(
-        lambda: {lang: links.inline_links(untagged, lang) for lang in unlinked}, fork=fork and bool(unlinked)
-    )
+    # A language whose subjects are those of the last build in this process: only the answers that
+    # changed are searched, here. Any other is linked whole by a side process, with its subjects.
+    held = _HELD_LINKS if memo.enabled else None
+    same = {lang: held.same_subjects(untagged, lang) for lang in unlinked} if held is not None else {}
+    quick = {lang: subjects for lang, subjects in same.items() if subjects is not None}
+    slow = [lang for lang in unlinked if lang not in quick]
+
+    def link_whole() -> dict[Lang, tuple[dict[str, str], dict[str, tuple[tuple[str, str], ...]]]]:
+        subjects = {lang: links.subject_terms(untagged, lang) for lang in slow}
+        return {lang: (subjects[lang], links.inline_links(untagged, lang, subjects[lang])) for lang in slow}
+
+    linking = parallel.Side(link_whole, fork=fork and bool(slow))
     try:
         # While a side process tags: unless no tag changed, the related questions below are computed again.
         terms = _question_terms(untagged, zh_d, memo) if todo else None
@@ -463,9 +472,14 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         if related is MISSING:
             if terms is None:
                 terms = _question_terms(untagged, zh_d, memo)
-            related = memo.put(related_key, links.related_questions(entries, terms))
-        for lang, linked in linking.result().items():
+            numbers = _TERM_NUMBERS if memo.enabled else None
+            related = memo.put(related_key, links.related_questions(entries, terms, numbers))
+        for lang, subjects in quick.items():
+            inline[lang] = memo.put(link_keys[lang], held.update(untagged, lang, subjects))  # type: ignore[union-attr]
+        for lang, (subjects, linked) in linking.result().items():
             inline[lang] = memo.put(link_keys[lang], linked)
+            if held is not None:
+                held.keep(untagged, lang, subjects, linked)
     except BaseException:
         tagging.cancel()
         linking.cancel()
@@ -515,6 +529,12 @@ def _converting(memo: Memo, known: cache.Digests) -> Callable[[Question, str], Q
         return found
 
     return convert
+
+
+_TERM_NUMBERS = links.TermNumbers()
+"""The related questions' term numbers, kept from one cached build to the next in this process."""
+_HELD_LINKS = links.HeldLinks()
+"""Each answer's inline links, kept from one cached build to the next in this process."""
 
 
 def _question_terms(entries: list[Entry], zh_d: list[bytes], memo: Memo) -> dict[str, dict[str, float]]:

@@ -38,6 +38,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .write import wait_for_removals
+
 SERIAL = b"studysite-cache 1\n"
 """Start of every shard file; a new layout gets a new number."""
 NO_CACHE_ENV = "STUDYSITE_NO_CACHE"
@@ -263,10 +265,11 @@ def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str]) -> None:
     path = folder_for(docs_dir) / LAST
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     try:
-        payload = pickle.dumps(
-            (tree_state(docs_dir), paths, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)),
-            protocol=pickle.HIGHEST_PROTOCOL,
-        )
+        blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)  # while the old docs tree is deleted
+        # Deleting the old tree's hard links to unchanged pages changes their inodes' ctime: the record
+        # reads docs/ once that is over.
+        wait_for_removals()
+        payload = pickle.dumps((tree_state(docs_dir), paths, blob), protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as handle:
             handle.write(SERIAL + key + _check(payload) + payload)

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -87,8 +88,40 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None) -> Iterator[
                 swap_dirs(staging, dest)  # the old tree is at `staging` now: put it back
                 raise
         sync_dir(dest.parent)
-    finally:
+    except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        raise
+    # The old tree (at `staging` since the swap) is deleted by another process while this one goes on.
+    remove_later(staging)
+
+
+_REMOVING: list[subprocess.Popen[bytes]] = []
+"""Deletions `remove_later` started and `wait_for_removals` has not waited for."""
+
+
+def remove_later(folder: Path) -> None:
+    """Delete `folder` (as `rm -rf`) in a process of its own while this one goes on: `wait_for_removals()`
+    waits for it. A rebuild's old docs tree at 5,000 questions is 17,800 files and 800 folders: 0.3-0.6 s
+    of unlinking that now runs on the second core while the generator records its result. Where no
+    `rm` can be started, it is deleted here and now. A deletion that fails leaves a staging folder,
+    which the next build removes (`remove_stale_staging`), as after a killed build."""
+    try:
+        _REMOVING.append(
+            subprocess.Popen(
+                ["rm", "-rf", "--", os.fspath(folder)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def wait_for_removals() -> None:
+    """Wait until every deletion `remove_later` started has finished."""
+    while _REMOVING:
+        _REMOVING.pop().wait()
 
 
 class PendingFile:
@@ -191,6 +224,7 @@ def remove_stale_staging(dest: Path) -> None:
     Call it only while holding `build_lock` for `dest`: any build still writing one would hold it too.
     """
     prefix = f".{dest.name}.new-"
+    wait_for_removals()  # this process's own deletions first: two at once would race for the same files
     if dest.parent.is_dir():
         for stale in sorted(dest.parent.iterdir()):
             if stale.name.startswith(prefix) and stale.is_dir() and not stale.is_symlink():
@@ -221,14 +255,18 @@ def swap_dirs(new: Path, dest: Path) -> None:
 
 @contextmanager
 def build_lock(path: Path) -> Iterator[None]:
-    """Serialise builds that share an output folder (two `make site` at once wait for each other)."""
+    """Serialise builds that share an output folder (two `make site` at once wait for each other).
+    Deletions the build left running (`remove_later`) finish before the lock is released."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            try:
+                wait_for_removals()
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _same(path: str | Path, data: bytes) -> bool:

@@ -113,3 +113,89 @@ def test_related_questions_follow_their_definition(questions: list[tuple[dict[st
     ]
     terms = {f"q{i}": own for i, (own, _) in enumerate(questions)}
     assert links.related_questions(entries, terms) == _reference_related(entries, terms)
+
+
+# --- kept between builds: the same results as computing afresh ----------------------------------------
+
+
+def _edited(entry: Entry, lang: str, extra: str) -> Entry:
+    """`entry` with a paragraph `extra` added to its answer in `lang`."""
+    from dataclasses import replace
+
+    from studysite.model import Paragraph
+
+    q = entry.text[lang]
+    return replace(entry, text={**entry.text, lang: replace(q, blocks=(*q.blocks, Paragraph(extra, 999)))})
+
+
+def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site) -> None:
+    """HeldLinks searches only the answers that changed since the last build; whatever the edit, its
+    result is inline_links' own, and a change of subjects is seen as one."""
+    held = links.HeldLinks()
+    entries = list(site.entries.values())
+    lang = "en"
+    subjects = links.subject_terms(entries, lang)
+    assert held.same_subjects(entries, lang) is None  # nothing kept yet
+    held.keep(entries, lang, subjects, links.inline_links(entries, lang))
+    edits = [
+        (0, " NVSHMEM and Megatron-LM, again."),  # a mention of two subjects added
+        (3, " nothing linked here."),
+        (0, ""),  # back as it was
+    ]
+    searched = []
+    for at, extra in edits:
+        now = [*entries[:at], _edited(entries[at], lang, extra), *entries[at + 1 :]] if extra else entries
+        same = held.same_subjects(now, lang)
+        assert same == links.subject_terms(now, lang)  # an answer edit keeps the subjects
+        calls = []
+        real = links._answer_links
+
+        def counting(*args: object, _real=real, _calls=calls) -> object:  # type: ignore[no-untyped-def]
+            _calls.append(args[2])
+            return _real(*args)
+
+        links._answer_links = counting  # type: ignore[assignment]
+        try:
+            got = held.update(now, lang, same)  # type: ignore[arg-type]
+        finally:
+            links._answer_links = real  # type: ignore[assignment]
+        assert got == links.inline_links(now, lang)
+        searched.append(calls)
+        if at == 0 and extra:  # the edit added links: the kept result did change
+            assert got[entries[0].slug] != links.inline_links(entries, lang).get(entries[0].slug)
+    assert searched[0] == [entries[0].slug] and searched[1] == [entries[0].slug, entries[3].slug]
+    # A new subject (a question title naming one) changes the subjects: not the kept ones.
+    titled = [*entries[:1], _retitled(entries[1], lang, "What is FlashAttention-3?"), *entries[2:]]
+    assert held.same_subjects(titled, lang) is None
+
+
+def _retitled(entry: Entry, lang: str, title: str) -> Entry:
+    from dataclasses import replace
+
+    from studysite.languages import BANK_LANG
+
+    return replace(
+        entry,
+        text={
+            **entry.text,
+            BANK_LANG: replace(entry.text[BANK_LANG], text=title),
+            lang: replace(entry.text[lang], text=title),
+        },
+    )
+
+
+def test_related_questions_do_not_depend_on_how_terms_are_numbered(site: Site) -> None:
+    """Kept term numbers (TermNumbers, as the generator keeps them between builds) give the related
+    questions of fresh ones, in whatever order the terms were first seen."""
+    entries = list(site.entries.values())
+    terms = {e.slug: links.question_terms(e.text["zh"]) for e in entries}
+    fresh = links.related_questions(entries, terms)
+    numbers = links.TermNumbers()
+    assert links.related_questions(list(reversed(entries)), terms, numbers) == links.related_questions(
+        list(reversed(entries)), terms
+    )
+    assert links.related_questions(entries, terms, numbers) == fresh  # numbered in reversed order
+    changed = dict(terms)
+    changed[entries[2].slug] = {**terms[entries[2].slug], "nvshmem": 2.0, "新词": 0.5}
+    assert links.related_questions(entries, changed, numbers) == links.related_questions(entries, changed)
+    assert links.related_questions(entries, terms, numbers) == fresh
