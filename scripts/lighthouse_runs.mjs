@@ -1,11 +1,13 @@
 /* Lighthouse runs one after another in one chromium and one Node process (tests/test_lighthouse.py
  * and scripts/bench.py):
  *
- *   CHROME_PATH=/usr/bin/chromium node scripts/lighthouse_runs.mjs OUT_DIR NAME=URL [NAME=URL ...]
+ *   CHROME_PATH=/usr/bin/chromium node scripts/lighthouse_runs.mjs [--no-performance=NAME,...] OUT_DIR NAME=URL [NAME=URL ...]
  *
  * writes OUT_DIR/lighthouse-NAME.json for each run: the report `lighthouse URL --output=json` writes,
  * with the settings the command line had here (mobile, the four categories, no full-page screenshot),
- * less the audits of weight 0 that cost a run time and score nothing (SKIPPED_AUDITS).
+ * less the audits of weight 0 that cost a run time and score nothing (SKIPPED_AUDITS). The runs named
+ * by --no-performance leave the performance category out (no trace, no load simulation: 2-2.5 s less
+ * a run on this 2-core machine), for pages whose speed nobody reads from the report.
  * Started once instead of once per page, Node, Lighthouse and chromium cost about 3 s less a run (of
  * about 12 on this 2-core machine). Lighthouse still resets the origin's storage and the browser's
  * cache before each page, so every run is a first visit. Prints "NAME done" or "NAME failed: why" per
@@ -76,9 +78,14 @@ for (const [category, { auditRefs }] of Object.entries(defaultConfig.categories)
   }
 }
 
-const [out, ...runs] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const NO_PERFORMANCE = "--no-performance=";
+const withoutPerformance = new Set(
+  args[0]?.startsWith(NO_PERFORMANCE) ? args.shift().slice(NO_PERFORMANCE.length).split(",") : [],
+);
+const [out, ...runs] = args;
 if (!out || !runs.length || runs.some((r) => r.indexOf("=") < 1)) {
-  console.error("usage: node scripts/lighthouse_runs.mjs OUT_DIR NAME=URL [NAME=URL ...]");
+  console.error("usage: node scripts/lighthouse_runs.mjs [--no-performance=NAME,...] OUT_DIR NAME=URL [NAME=URL ...]");
   process.exit(2);
 }
 const chrome = await chromeLauncher.launch({ chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
@@ -96,7 +103,7 @@ try {
         port: chrome.port,
         output: "json",
         logLevel: "error",
-        onlyCategories: CATEGORIES,
+        onlyCategories: withoutPerformance.has(name) ? CATEGORIES.filter((c) => c !== "performance") : CATEGORIES,
         formFactor: "mobile",
         disableFullPageScreenshot: true,
         skipAudits: SKIPPED_AUDITS,

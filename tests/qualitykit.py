@@ -12,7 +12,7 @@ import os
 import subprocess
 import threading
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from tests.sitekit import CHROMIUM, ROOT, QuietServer, settle, wait_for_search, watch_search
@@ -25,12 +25,16 @@ LIGHTHOUSE_RUNS = ROOT / "scripts" / "lighthouse_runs.mjs"
 """Lighthouse on several pages in one chromium (tests/test_lighthouse.py, scripts/bench.py)."""
 
 
-def lighthouse(out: Path, runs: dict[str, str], chrome: str = CHROMIUM) -> subprocess.CompletedProcess[str]:
+def lighthouse(
+    out: Path, runs: dict[str, str], chrome: str = CHROMIUM, without_performance: Collection[str] = ()
+) -> subprocess.CompletedProcess[str]:
     """Lighthouse on each NAME: URL of `runs`, one after another in one `chrome` (Debian's chromium, as
     the bench measures it, or its headless shell, as the test does); the reports are
-    out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs)."""
+    out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs). The runs named in `without_performance`
+    leave that category out."""
+    skip = [f"--no-performance={','.join(without_performance)}"] if without_performance else []
     return subprocess.run(
-        ["node", str(LIGHTHOUSE_RUNS), str(out), *[f"{name}={url}" for name, url in runs.items()]],
+        ["node", str(LIGHTHOUSE_RUNS), *skip, str(out), *[f"{name}={url}" for name, url in runs.items()]],
         env=dict(os.environ, CHROME_PATH=chrome),
         capture_output=True,
         text=True,

@@ -63,15 +63,23 @@ RETRIES = 2
 """More runs, one at a time, for a page under PERFORMANCE; its best run counts."""
 PERFORMANCE_RUNS = tuple(name for name in RUNS if not name.endswith("glossary"))
 """The runs whose performance must reach PERFORMANCE: issue 18's page kinds (home, bank, question
-and tags) in Chinese and English, as the bench measures them, and the 繁體中文 home and question pages. The glossary's performance is in its
-report but not held to 90 yet: on this 2-core machine it scored 82-92 while the other tests ran,
-Material's bundle spending 400-480 ms (simulated) on its large page at start-up."""
+and tags) in Chinese and English, as the bench measures them, and the 繁體中文 home and question pages.
+The glossary's performance is not held to 90: on this 2-core machine it scored 82-92 while the other
+tests ran, Material's bundle spending 400-480 ms (simulated) on its large page at start-up. Its runs
+leave the performance category out (no trace, no simulation): 2.4 s less each, measured alternately
+(2026-12-03, 20 s against 15 s for the two glossary pages, two rounds); its accessibility, best
+practices and SEO are held to 100 as every page's."""
 
 
 def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict]:
     """Run Lighthouse on the pages `names` (RUNS), one after another in one chromium
     (scripts/lighthouse_runs.mjs); their reports, saved as tests/artifacts/lighthouse-NAME[SUFFIX].json."""
-    proc = lighthouse(ARTIFACTS, {f"{name}{suffix}": base + RUNS[name] for name in names}, chrome=BROWSER)
+    proc = lighthouse(
+        ARTIFACTS,
+        {f"{name}{suffix}": base + RUNS[name] for name in names},
+        chrome=BROWSER,
+        without_performance=[f"{name}{suffix}" for name in names if name not in PERFORMANCE_RUNS],
+    )
     assert proc.returncode == 0, f"lighthouse failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return {
         name: json.loads((ARTIFACTS / f"lighthouse-{name}{suffix}.json").read_text(encoding="utf-8")) for name in names
