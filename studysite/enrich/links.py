@@ -160,6 +160,9 @@ class TermNumbers:
     0.5 s of the 1 s related_questions took. Only the dicts of the last call are kept."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
         self._number: defaultdict[str, int] = defaultdict(count().__next__)
         self._seen: dict[int, tuple[dict[str, float], np.ndarray, np.ndarray]] = {}
 
@@ -192,7 +195,7 @@ class TermNumbers:
     def trim(self, in_use: int) -> None:
         """Start numbering afresh next time when most numbered terms are no longer used (`in_use`)."""
         if len(self._number) > 2 * in_use + 100_000:
-            self.__init__()  # type: ignore[misc]
+            self._reset()
 
 
 def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
