@@ -445,15 +445,20 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     inline = {lang: memo.get(link_keys[lang]) for lang in LANGUAGES.written} if memo.enabled else {}
     unlinked = [lang for lang in LANGUAGES.written if inline.get(lang, MISSING) is MISSING]
     # A language whose subjects are those of the last build in this process: only the answers that
-    # changed are searched, here. Any other is linked whole by a side process, with its subjects.
+    # changed are searched, here. Any other is linked whole by a side process, with its subjects
+    # (found here already where this process kept a build's links, whose subjects then changed).
     held = _HELD_LINKS if memo.enabled else None
-    same = {lang: held.same_subjects(untagged, lang) for lang in unlinked} if held is not None else {}
-    quick = {lang: subjects for lang, subjects in same.items() if subjects is not None}
+    subjects = {
+        lang: links.subject_terms(untagged, lang)
+        for lang in unlinked
+        if held is not None and held.kept_subjects(lang) is not None
+    }
+    quick = [lang for lang in subjects if held is not None and held.kept_subjects(lang) == subjects[lang]]
     slow = [lang for lang in unlinked if lang not in quick]
 
     def link_whole() -> dict[Lang, tuple[dict[str, str], dict[str, tuple[tuple[str, str], ...]]]]:
-        subjects = {lang: links.subject_terms(untagged, lang) for lang in slow}
-        return {lang: (subjects[lang], links.inline_links(untagged, lang, subjects[lang])) for lang in slow}
+        found = {lang: subjects[lang] if lang in subjects else links.subject_terms(untagged, lang) for lang in slow}
+        return {lang: (found[lang], links.inline_links(untagged, lang, found[lang])) for lang in slow}
 
     linking = parallel.Side(link_whole, fork=fork and bool(slow))
     try:
@@ -474,12 +479,13 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
                 terms = _question_terms(untagged, zh_d, memo)
             numbers = _TERM_NUMBERS if memo.enabled else None
             related = memo.put(related_key, links.related_questions(entries, terms, numbers))
-        for lang, subjects in quick.items():
-            inline[lang] = memo.put(link_keys[lang], held.update(untagged, lang, subjects))  # type: ignore[union-attr]
-        for lang, (subjects, linked) in linking.result().items():
+        if held is not None:
+            for lang in quick:
+                inline[lang] = memo.put(link_keys[lang], held.update(untagged, lang, subjects[lang]))
+        for lang, (names, linked) in linking.result().items():
             inline[lang] = memo.put(link_keys[lang], linked)
             if held is not None:
-                held.keep(untagged, lang, subjects, linked)
+                held.keep(untagged, lang, names, linked)
     except BaseException:
         tagging.cancel()
         linking.cancel()

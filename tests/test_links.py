@@ -128,45 +128,41 @@ def _edited(entry: Entry, lang: str, extra: str) -> Entry:
     return replace(entry, text={**entry.text, lang: replace(q, blocks=(*q.blocks, Paragraph(extra, 999)))})
 
 
-def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site) -> None:
+def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     """HeldLinks searches only the answers that changed since the last build; whatever the edit, its
     result is inline_links' own, and a change of subjects is seen as one."""
     held = links.HeldLinks()
     entries = list(site.entries.values())
     lang = "en"
-    subjects = links.subject_terms(entries, lang)
-    assert held.same_subjects(entries, lang) is None  # nothing kept yet
-    held.keep(entries, lang, subjects, links.inline_links(entries, lang))
+    assert held.kept_subjects(lang) is None  # nothing kept yet
+    held.keep(entries, lang, links.subject_terms(entries, lang), links.inline_links(entries, lang))
+    searched: list[str] = []
+    real = links._answer_links
+
+    def counting(pattern, subjects, slug, answer_lines):  # type: ignore[no-untyped-def]
+        searched.append(slug)
+        return real(pattern, subjects, slug, answer_lines)
+
     edits = [
-        (0, " NVSHMEM and Megatron-LM, again."),  # a mention of two subjects added
-        (3, " nothing linked here."),
-        (0, ""),  # back as it was
+        (0, " NVSHMEM and Megatron-LM, again.", [entries[0].slug]),  # a mention of two subjects added
+        (3, " nothing linked here.", [entries[0].slug, entries[3].slug]),  # 0 is back as it was
+        (0, "", [entries[3].slug]),  # every answer as it was
     ]
-    searched = []
-    for at, extra in edits:
+    for at, extra, changed in edits:
         now = [*entries[:at], _edited(entries[at], lang, extra), *entries[at + 1 :]] if extra else entries
-        same = held.same_subjects(now, lang)
-        assert same == links.subject_terms(now, lang)  # an answer edit keeps the subjects
-        calls = []
-        real = links._answer_links
-
-        def counting(*args: object, _real=real, _calls=calls) -> object:  # type: ignore[no-untyped-def]
-            _calls.append(args[2])
-            return _real(*args)
-
-        links._answer_links = counting  # type: ignore[assignment]
-        try:
-            got = held.update(now, lang, same)  # type: ignore[arg-type]
-        finally:
-            links._answer_links = real  # type: ignore[assignment]
+        subjects = links.subject_terms(now, lang)
+        assert held.kept_subjects(lang) == subjects  # an answer edit keeps the subjects
+        searched.clear()
+        with monkeypatch.context() as m:
+            m.setattr(links, "_answer_links", counting)
+            got = held.update(now, lang, subjects)
+        assert searched == changed
         assert got == links.inline_links(now, lang)
-        searched.append(calls)
         if at == 0 and extra:  # the edit added links: the kept result did change
             assert got[entries[0].slug] != links.inline_links(entries, lang).get(entries[0].slug)
-    assert searched[0] == [entries[0].slug] and searched[1] == [entries[0].slug, entries[3].slug]
     # A new subject (a question title naming one) changes the subjects: not the kept ones.
     titled = [*entries[:1], _retitled(entries[1], lang, "What is FlashAttention-3?"), *entries[2:]]
-    assert held.same_subjects(titled, lang) is None
+    assert links.subject_terms(titled, lang) != held.kept_subjects(lang)
 
 
 def _retitled(entry: Entry, lang: str, title: str) -> Entry:

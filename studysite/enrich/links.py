@@ -247,7 +247,7 @@ def inline_links(
         subjects = subject_terms(entries, lang)
     if not subjects:
         return {}
-    pattern = _subject_pattern(tuple(sorted(subjects, key=len, reverse=True)))
+    pattern = _subject_pattern(subjects)
     out = {}
     for e in entries:
         found = _answer_links(pattern, subjects, e.slug, e.text[lang].answer_lines)
@@ -266,22 +266,20 @@ class HeldLinks:
         # per language: its subjects, and per slug the answer's lines and their links
         self._last: dict[str, tuple[dict[str, str], dict[str, tuple[list[str], tuple[tuple[str, str], ...]]]]] = {}
 
-    def same_subjects(self, entries: list[Entry], lang: Lang) -> dict[str, str] | None:
-        """subject_terms(entries, lang) when they are those of the last build kept here, else None."""
-        if lang not in self._last:
-            return None
-        subjects = subject_terms(entries, lang)
-        return subjects if self._last[lang][0] == subjects else None
+    def kept_subjects(self, lang: Lang) -> dict[str, str] | None:
+        """The subjects of the last build kept here in `lang`, if any: `update` searches only changed
+        answers when they are the subjects of this build too."""
+        return self._last[lang][0] if lang in self._last else None
 
     def update(
         self, entries: list[Entry], lang: Lang, subjects: dict[str, str]
     ) -> dict[str, tuple[tuple[str, str], ...]]:
         """inline_links(entries, lang), searching only answers not seen in the last build with these subjects."""
-        last = self._last[lang][1] if lang in self._last and self._last[lang][0] == subjects else {}
+        last = self._last[lang][1] if self.kept_subjects(lang) == subjects else {}
         if not subjects:
             self._last[lang] = (subjects, {})
             return {}
-        pattern = _subject_pattern(tuple(sorted(subjects, key=len, reverse=True)))
+        pattern = _subject_pattern(subjects)
         now, out = {}, {}
         for e in entries:
             lines = e.text[lang].answer_lines
@@ -303,11 +301,16 @@ class HeldLinks:
         self._last[lang] = (subjects, {e.slug: (e.text[lang].answer_lines, found.get(e.slug, ())) for e in entries})
 
 
+def _subject_pattern(subjects: dict[str, str]) -> re.Pattern[str]:
+    """One alternation of the subjects, longest first, so "Ring AllReduce" wins over "AllReduce"."""
+    return _alternation(tuple(sorted(subjects, key=len, reverse=True)))
+
+
 @functools.lru_cache(maxsize=8)
-def _subject_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    """One alternation of the subjects, longest first, so "Ring AllReduce" wins over "AllReduce". The
-    lookahead on the possible first characters lets the search skip every other position at once (in
-    Chinese text nearly all of them) instead of trying the lookbehind and each name there."""
+def _alternation(names: tuple[str, ...]) -> re.Pattern[str]:
+    """`names` (longest first) as one pattern of whole mentions. The lookahead on the possible first
+    characters lets the search skip every other position at once (in Chinese text nearly all of them)
+    instead of trying the lookbehind and each name there."""
     firsts = "".join(sorted({re.escape(t[0]) for t in names}))
     return re.compile(
         rf"(?=[{firsts}])(?<![A-Za-z0-9\-])(" + "|".join(re.escape(t) for t in names) + r")(?![A-Za-z0-9\-])",
