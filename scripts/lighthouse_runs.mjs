@@ -13,16 +13,20 @@
  * cache before each page, so every run is a first visit. Prints "NAME done" or "NAME failed: why" per
  * run, in order; the exit status is 1 if any failed.
  *
- * The CPU slowdown is calibrated before each run, as Lighthouse's docs ask on a host that is not a
+ * The CPU slowdown is calibrated for each run, as Lighthouse's docs ask on a host that is not a
  * high-end desktop (docs/throttling.md, "Calibrating the CPU slowdown"): Lighthouse's default 4x
  * turns a host with a BenchmarkIndex of about 1,533 into its mid-tier phone, but this shared 2-core
  * machine measures 300 to 1,600 as its load moves, and 4x on a host at 400 emulates a phone four
- * times slower than the one the score is about (Lighthouse itself warns under 1,000). So each run
- * first measures the host with Lighthouse's own benchmark (its computeBenchmarkIndex page function,
- * in this chromium), and takes the multiplier Lighthouse's calibration calculator gives for it
- * (multiplierFor), at most Lighthouse's default 4x (DEFAULT_SLOWDOWN). The report keeps both:
+ * times slower than the one the score is about (Lighthouse itself warns under 1,000). So the first
+ * run first measures the host with Lighthouse's own benchmark (its computeBenchmarkIndex page
+ * function, in this chromium); every later run takes the index Lighthouse itself measured at the
+ * start of the run before it (its report's environment.benchmarkIndex, the same function, ~10 s
+ * earlier), which spares each run a second benchmark (one second of one core). A run takes the
+ * multiplier Lighthouse's calibration calculator gives for the index (multiplierFor), at most
+ * Lighthouse's default 4x (DEFAULT_SLOWDOWN). The report keeps both:
  * `configSettings.throttling.cpuSlowdownMultiplier` and `studysiteCalibration` (with the calculator's
- * own value, `calculated`).
+ * own value, `calculated`, and where the index came from, `measured`). A run without the performance
+ * category is not slowed: nothing it scores depends on the CPU's speed.
  */
 import { writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
@@ -91,31 +95,40 @@ if (!out || !runs.length || runs.some((r) => r.indexOf("=") < 1)) {
 const chrome = await chromeLauncher.launch({ chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
 let failed = 0;
+/** The BenchmarkIndex Lighthouse measured at the start of the last run, if it measured one. */
+let lastIndex = null;
 try {
   for (const run of runs) {
     const at = run.indexOf("=");
     const name = run.slice(0, at);
     try {
-      const index = await benchmarkIndex(browser);
-      const calculated = Math.round(multiplierFor(index) * 100) / 100;
-      const multiplier = Math.min(calculated, DEFAULT_SLOWDOWN);
+      const performance = !withoutPerformance.has(name);
+      let calibration = null;
+      if (performance) {
+        const measured = lastIndex === null ? "before this run" : "by Lighthouse in the run before";
+        const index = lastIndex ?? (await benchmarkIndex(browser));
+        const calculated = Math.round(multiplierFor(index) * 100) / 100;
+        const multiplier = Math.min(calculated, DEFAULT_SLOWDOWN);
+        calibration = { benchmarkIndex: index, measured, cpuSlowdownMultiplier: multiplier, calculated };
+      }
       const result = await lighthouse(run.slice(at + 1), {
         port: chrome.port,
         output: "json",
         logLevel: "error",
-        onlyCategories: withoutPerformance.has(name) ? CATEGORIES.filter((c) => c !== "performance") : CATEGORIES,
+        onlyCategories: performance ? CATEGORIES : CATEGORIES.filter((c) => c !== "performance"),
         formFactor: "mobile",
         disableFullPageScreenshot: true,
         skipAudits: SKIPPED_AUDITS,
-        throttling: { cpuSlowdownMultiplier: multiplier },
+        throttling: { cpuSlowdownMultiplier: calibration ? calibration.cpuSlowdownMultiplier : 1 },
       });
       if (!result) throw new Error("Lighthouse returned no result");
-      const report = {
-        ...result.lhr,
-        studysiteCalibration: { benchmarkIndex: index, cpuSlowdownMultiplier: multiplier, calculated },
-      };
+      lastIndex = result.lhr.environment?.benchmarkIndex ?? null;
+      const report = { ...result.lhr, studysiteCalibration: calibration };
       writeFileSync(`${out}/lighthouse-${name}.json`, JSON.stringify(report));
-      console.log(`${name} done (benchmark index ${index}, CPU slowdown ${multiplier}x, calculator ${calculated}x)`);
+      const said = calibration
+        ? `benchmark index ${calibration.benchmarkIndex} measured ${calibration.measured}, CPU slowdown ${calibration.cpuSlowdownMultiplier}x, calculator ${calibration.calculated}x`
+        : "no performance category, not slowed";
+      console.log(`${name} done (${said})`);
     } catch (error) {
       failed++;
       console.log(`${name} failed: ${error && error.stack ? error.stack : error}`);
