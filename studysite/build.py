@@ -448,12 +448,9 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     # changed are searched, here. Any other is linked whole by a side process, with its subjects
     # (found here already where this process kept a build's links, whose subjects then changed).
     held = _HELD_LINKS if memo.enabled else None
-    subjects = {
-        lang: links.subject_terms(untagged, lang)
-        for lang in unlinked
-        if held is not None and held.kept_subjects(lang) is not None
-    }
-    quick = [lang for lang in subjects if held is not None and held.kept_subjects(lang) == subjects[lang]]
+    kept = {lang: held.kept_subjects(lang) for lang in unlinked} if held is not None else {}
+    subjects = {lang: links.subject_terms(untagged, lang) for lang, names in kept.items() if names is not None}
+    quick = [lang for lang in subjects if kept[lang] == subjects[lang]]
     slow = [lang for lang in unlinked if lang not in quick]
 
     def link_whole() -> dict[Lang, tuple[dict[str, str], dict[str, tuple[tuple[str, str], ...]]]]:
