@@ -484,15 +484,12 @@ class _Use:
         return tracked
 
 
-class _KeeperHandler(http.server.BaseHTTPRequestHandler):
+class _KeeperHandler(_QuietHandler):
     def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", "0")
         self.end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @functools.cache
