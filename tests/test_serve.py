@@ -44,15 +44,27 @@ def _log_tail(tmp_path: Path) -> str:
 
 
 @contextlib.contextmanager
-def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[Path, str]]:
-    """`mkdocs serve` of a copy of the seed banks: (the banks folder, the site's base URL)."""
+def _serving(tmp_path: Path, *options: str, patch: str = "") -> Iterator[tuple[Path, str]]:
+    """`mkdocs serve` of a copy of the seed banks: (the banks folder, the site's base URL).
+
+    `patch`: Python run in the server's process before MkDocs starts."""
     banks = copy_banks(tmp_path / "banks")
     env = prepare_work(banks, tmp_path)
     port = _free_port()
     # Its log goes to a file: a pipe nobody reads would stall the server once full.
     with open(tmp_path / "serve.log", "wb") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", *options, "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"],
+            [
+                sys.executable,
+                "-c",
+                patch + _RUN_MKDOCS,
+                "serve",
+                *options,
+                "-a",
+                f"127.0.0.1:{port}",
+                "-f",
+                "mkdocs.yml",
+            ],
             cwd=tmp_path,
             env=env,
             stdout=log,
@@ -63,6 +75,15 @@ def _serving(tmp_path: Path, *options: str) -> Iterator[tuple[Path, str]]:
         finally:
             server.terminate()
             server.wait(timeout=20)
+
+
+_RUN_MKDOCS = "\nfrom mkdocs.__main__ import cli\ncli(prog_name='mkdocs')\n"
+
+
+def _edit_answer(bank: Path, old: str, new: str) -> None:
+    text = bank.read_text(encoding="utf-8")
+    assert old in text
+    bank.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
@@ -100,3 +121,83 @@ def test_dirty_serve_updates_the_tags_page_after_a_title_edit(tmp_path: Path) ->
         assert _wait_for(base + "tags/communication/", "什么是Two-batch overlap（修订）？", 30), (
             "tag page shows the old title" + _log_tail(tmp_path)
         )
+
+
+# The background finish of a --dirty rebuild (mkdocs_plugin._finisher) made slow and failing, as when
+# the next rebuild writes the site folder under it: its first call waits for the next rebuild to
+# begin and fails in the middle of it (that rebuild waits until the failure is logged); its second
+# fails at once, with no rebuild running; later ones finish the site.
+_FAILING_FINISH = """
+import logging, pathlib, threading
+from studysite.site import mkdocs_plugin, site_finish
+real_finish, real_pre_build = site_finish.finish_site, mkdocs_plugin.StudySitePlugin.on_pre_build
+calls, waiting, newer_build, logged = [], threading.Event(), threading.Event(), threading.Event()
+
+def finish_site(*args):
+    if threading.current_thread().name != "studysite-finish":
+        return real_finish(*args)
+    calls.append(1)
+    if len(calls) == 1:
+        waiting.set()
+        pathlib.Path("finish-waiting").touch()
+        assert newer_build.wait(120)
+        raise FileNotFoundError("test: the next rebuild removed assets/qa/banknav.js")
+    if len(calls) == 2:
+        raise FileNotFoundError("test: a file the finish needs is missing")
+    return real_finish(*args)
+
+def on_pre_build(self, *, config):
+    if mkdocs_plugin._leads(config) and waiting.is_set() and not newer_build.is_set():
+        newer_build.set()
+        assert logged.wait(60)
+    return real_pre_build(self, config=config)
+
+class Logged(logging.Handler):
+    def emit(self, record):
+        if record.threadName == "studysite-finish":
+            logged.set()
+
+logging.getLogger("mkdocs.plugins.studysite").addHandler(Logged())
+site_finish.finish_site, mkdocs_plugin.StudySitePlugin.on_pre_build = finish_site, on_pre_build
+"""
+
+
+def test_dirty_serve_survives_a_finish_that_fails(tmp_path: Path) -> None:
+    """Two saves in quick succession under `make serve`: the first rebuild's background finish fails
+    while the second rebuild runs (the site folder changed under it). That rebuild is served, and so
+    is every later one; a finish that fails with no newer rebuild is reported as an error."""
+    with _serving(tmp_path, "--dirty", patch=_FAILING_FINISH) as (banks, base):
+        page = base + "ai-infra-3/two-batch-overlap/"
+        assert _wait_for(page, "Two-batch overlap", 90), "mkdocs serve did not come up" + _log_tail(tmp_path)
+        bank = banks / "ai-infra-3.txt"
+        _edit_answer(bank, "通信量很小，通信本身不是瓶颈。", "通信量极小（第一次修改）。")
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "finish-waiting").exists():
+            assert time.monotonic() < deadline, "the first rebuild was not finished in the background" + _log_tail(
+                tmp_path
+            )
+            time.sleep(0.1)
+        _edit_answer(bank, "通信量极小（第一次修改）。", "通信量极小（第二次修改）。")
+        assert _wait_for(page, "通信量极小（第二次修改）。", 60), "the second rebuild was not served" + _log_tail(
+            tmp_path
+        )
+        log = (tmp_path / "serve.log").read_text(encoding="utf-8")
+        assert "a newer rebuild replaced the site while it was finished" in log, _log_tail(tmp_path)
+        assert "Aborted" not in log, _log_tail(tmp_path)
+        # The second rebuild's own finish fails with no rebuild running: an error, and the server goes on.
+        assert _wait_for_log(tmp_path, "finishing the site failed: test: a file the finish needs is missing", 60)
+        _edit_answer(bank, "通信量极小（第二次修改）。", "通信量极小（第三次修改）。")
+        assert _wait_for(page, "通信量极小（第三次修改）。", 60), "the third rebuild was not served" + _log_tail(
+            tmp_path
+        )
+        assert _wait_for_log(tmp_path, "search index, downloads and offline files updated", 60), _log_tail(tmp_path)
+        assert "Aborted" not in (tmp_path / "serve.log").read_text(encoding="utf-8"), _log_tail(tmp_path)
+
+
+def _wait_for_log(tmp_path: Path, text: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in (tmp_path / "serve.log").read_text(encoding="utf-8", errors="replace"):
+            return True
+        time.sleep(0.3)
+    return False

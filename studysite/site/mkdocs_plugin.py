@@ -76,6 +76,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             raise PluginError(f"{len(problems)} problem(s) in the site configuration")
         qa = config.extra["qa"]
         docs_root = Path(config.docs_dir)
+        if _leads(config):
+            with session.finish_guard:
+                session.builds += 1
         # STUDYSITE_SKIP_GENERATE=1 builds docs/ as it is (scripts/bench.py times MkDocs alone with it).
         if _leads(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
             banks = Path(os.environ.get(BANKS_ENV) or self.config.banks)
@@ -210,7 +213,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         """Finish the site on a worker thread; saves in quick succession finish once, with the latest build."""
         session = self.session
         with session.finish_guard:
-            session.finish_next = args
+            session.finish_next = (session.builds, args)
             if session.finisher is None:
                 session.finisher = threading.Thread(target=self._finisher, name="studysite-finish", daemon=True)
                 session.finisher.start()
@@ -219,15 +222,24 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         session = self.session
         while True:
             with session.finish_guard:
-                args, session.finish_next = session.finish_next, None
-                if args is None:
+                job, session.finish_next = session.finish_next, None
+                if job is None:
                     session.finisher = None
                     return
+            build, args = job
             try:
                 site_finish.finish_site(*args)
                 log.info("studysite: search index, downloads and offline files updated")
             except BaseException as exc:  # a serve session survives this; the next save retries
-                log.error("studysite: finishing the site failed: %s", exc)
+                with session.finish_guard:
+                    # A newer rebuild has been writing the same site folder under this finish (a file
+                    # it read is gone, say) and will be finished after it. MkDocs would count an error
+                    # logged now against that rebuild: strict mode would abort it, and `mkdocs serve`
+                    # would hold every request until the next save that changes a page.
+                    if session.builds != build:
+                        log.info("studysite: a newer rebuild replaced the site while it was finished (%s)", exc)
+                    else:
+                        log.error("studysite: finishing the site failed: %s", exc)
 
 
 def _leads(config: MkDocsConfig) -> bool:

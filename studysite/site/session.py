@@ -55,8 +55,12 @@ class Session:
     templates: jinja2.BytecodeCache | None = None
     """Under `mkdocs serve`: compiled theme templates kept between rebuilds (studysite/site/theme_cache.py)."""
     finish_guard: threading.Lock = field(default_factory=threading.Lock)
-    """Guards `finish_next` and `finisher` between a rebuild and the background finisher."""
-    finish_next: FinishArgs | None = None
-    """The latest --dirty rebuild still to finish in the background (earlier ones are dropped)."""
+    """Guards `builds`, `finish_next` and `finisher` between a rebuild and the background finisher."""
+    builds: int = 0
+    """The main language's builds started in this process (counted in on_config, the first event of a
+    build): a background finish whose build is no longer the latest was superseded by a newer one."""
+    finish_next: tuple[int, FinishArgs] | None = None
+    """The latest --dirty rebuild still to finish in the background (its build's count and the
+    arguments of finish_site; earlier ones are dropped)."""
     finisher: threading.Thread | None = None
     """The background thread finishing --dirty rebuilds, while it runs."""
