@@ -15,6 +15,11 @@ JOBS    ?= auto
 PYTEST  := $(PY) -m pytest -p no:cacheprovider -n $(JOBS)
 TIMED   := bash scripts/timed.sh
 export NO_MKDOCS_2_WARNING := 1
+# Compiled Python (__pycache__/, git-ignored), pytest's rewritten test modules included, is kept even
+# where the environment sets PYTHONDONTWRITEBYTECODE (this machine's does): otherwise every pytest
+# process and every process of every site build compiles the same sources again (collecting the
+# tests: 4.3 s against 2.2 s a process; `make unit` 34.1 s against 30.5 s, medians of 3, 2026-12-03).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help serve pages site unit lint check test screenshots search-eval bench pdf format lock system-deps clean \
         translation translations translation-reviewed
