@@ -61,7 +61,20 @@ def _generate_once(banks: Path, docs_root: Path, session: Session, inputs: Finge
         log.info("studysite: regenerated %d page(s) from banks/", len(result.written))
     for change in result.url_changes:
         log.info("studysite: url %s", change)
+    log_warnings(result.warnings, serving=True)
     return True
+
+
+def log_warnings(warnings: list[str], *, serving: bool) -> None:
+    """The generator's warnings (a translation left stale by an edit, a question no tag fits). Under
+    `mkdocs serve` they are shown at info level: MkDocs counts a warning logged during a build against
+    that build, and `strict: true` would stop serving the pages being edited (this watcher's thread
+    logs while a rebuild may run). `make site` and CI, which are strict, still fail on them."""
+    for warning in warnings:
+        if serving:
+            log.info("studysite: warning: %s", warning)
+        else:
+            log.warning(warning)
 
 
 def watch_banks(banks: Path, docs_root: Path, session: Session) -> Any:

@@ -28,11 +28,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from ..build import generate
-from ..errors import BuildError, SiteError, os_error
+from ..errors import BuildError, Problem, SiteError, os_error
 from ..i18n import catalogues
 from . import site_finish, tag_order
-from .bank_watch import inputs_fingerprint, watch_banks
-from .session import FinishArgs, Session
+from .bank_watch import inputs_fingerprint, log_warnings, watch_banks
+from .session import FinishArgs, FinishJob, Session
 from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
 from .siteconfig import check_qa
 from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files
@@ -94,6 +94,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                     self._generate(banks, docs_root, in_place=serving)
                     site_finish.step("docs/ generated from the banks")
                     session.inputs = inputs
+                session.banks, session.built_from = banks, session.inputs
             if serving and session.watcher is None:
                 session.watcher = watch_banks(banks, docs_root, session)
         config.nav = _read_nav(docs_root / ".nav.json")
@@ -206,14 +207,13 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         for change in result.url_changes:
             log.info("studysite: url %s", change)
         session.generated = result  # what finish_site checks the built site against
-        for warning in result.warnings:
-            log.warning(warning)
+        log_warnings(result.warnings, serving=session.command == "serve")
 
     def _finish_in_background(self, args: FinishArgs) -> None:
         """Finish the site on a worker thread; saves in quick succession finish once, with the latest build."""
         session = self.session
         with session.finish_guard:
-            session.finish_next = (session.builds, args)
+            session.finish_next = FinishJob(session.builds, session.built_from, args)
             if session.finisher is None:
                 session.finisher = threading.Thread(target=self._finisher, name="studysite-finish", daemon=True)
                 session.finisher.start()
@@ -226,20 +226,42 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                 if job is None:
                     session.finisher = None
                     return
-            build, args = job
+            problems: list[Problem] = []
             try:
-                site_finish.finish_site(*args)
+                site_finish.finish_site(*job.args, report=problems.append)
                 log.info("studysite: search index, downloads and offline files updated")
             except BaseException as exc:  # a serve session survives this; the next save retries
                 with session.finish_guard:
-                    # A newer rebuild has been writing the same site folder under this finish (a file
-                    # it read is gone, say) and will be finished after it. MkDocs would count an error
-                    # logged now against that rebuild: strict mode would abort it, and `mkdocs serve`
-                    # would hold every request until the next save that changes a page.
-                    if session.builds != build:
-                        log.info("studysite: a newer rebuild replaced the site while it was finished (%s)", exc)
+                    # Superseded: a newer save or rebuild changed what this finish reads under it (the
+                    # check reads the banks again; a rebuild rewrites the site folder), and that one
+                    # is finished in its turn. Its errors would be false, and MkDocs counts an error
+                    # logged during a build against that build: strict mode would abort it, and
+                    # `mkdocs serve` would hold every request until the next save that changes a page.
+                    superseded = self._superseded(job)
+                    if superseded:
+                        detail = f"{len(problems)} problem(s) against the changed files" if problems else exc
+                        log.info(
+                            "studysite: %s while the site was finished; left to the newer one (%s)", superseded, detail
+                        )
                     else:
+                        for problem in problems:
+                            log.error(str(problem))
                         log.error("studysite: finishing the site failed: %s", exc)
+
+    def _superseded(self, job: FinishJob) -> str:
+        """What superseded `job` ("" if nothing did): a newer build started since its own, or the bank
+        files changed since its pages were generated."""
+        session = self.session
+        if session.builds != job.build:
+            return "a newer rebuild started"
+        if job.inputs is None or session.banks is None:
+            return ""
+        docs_root, repo_url = job.inputs[0], job.inputs[1]
+        try:
+            changed = inputs_fingerprint(session.banks, Path(docs_root), repo_url) != job.inputs
+        except OSError:  # the banks folder is being replaced: that is a change too
+            changed = True
+        return "the banks changed" if changed else ""
 
 
 def _leads(config: MkDocsConfig) -> bool:

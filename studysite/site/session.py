@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 
@@ -22,6 +22,16 @@ Fingerprint = tuple[str, str, tuple[tuple[str, int, int], ...]]
 """The generated docs folder, the repository URL, and the name, size and modification time of each bank input file."""
 FinishArgs = tuple[Path, Any, Result | None, Any]
 """The arguments of site_finish.finish_site: site folder, config, generation result, downloads."""
+
+
+class FinishJob(NamedTuple):
+    """A --dirty rebuild to finish in the background, and what it was built from."""
+
+    build: int
+    """Its count in `Session.builds`."""
+    inputs: Fingerprint | None
+    """The bank files its pages were generated from (`Session.built_from`)."""
+    args: FinishArgs
 
 
 @dataclass
@@ -40,6 +50,11 @@ class Session:
     """The latest generation of docs/ from the banks: what finish_site checks the built site against."""
     inputs: Fingerprint | None = None
     """The inputs `generated` came from; a serve rebuild with the same inputs does not generate again."""
+    banks: Path | None = None
+    """The banks folder of the main language's build (on_config)."""
+    built_from: Fingerprint | None = None
+    """The inputs of the docs/ the current build renders (`inputs` as on_config left it: the bank
+    watcher may generate again from a newer save while the build runs)."""
     generating: threading.Lock = field(default_factory=threading.Lock)
     """Held while docs/ is generated from the banks: the bank watcher and a rebuild's on_config never
     generate at once (one would read the bank the other is about to make stale, and a rebuild that
@@ -59,8 +74,7 @@ class Session:
     builds: int = 0
     """The main language's builds started in this process (counted in on_config, the first event of a
     build): a background finish whose build is no longer the latest was superseded by a newer one."""
-    finish_next: tuple[int, FinishArgs] | None = None
-    """The latest --dirty rebuild still to finish in the background (its build's count and the
-    arguments of finish_site; earlier ones are dropped)."""
+    finish_next: FinishJob | None = None
+    """The latest --dirty rebuild still to finish in the background (earlier ones are dropped)."""
     finisher: threading.Thread | None = None
     """The background thread finishing --dirty rebuilds, while it runs."""

@@ -11,13 +11,13 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from .. import parallel
-from ..errors import SiteError, os_error
+from ..errors import Problem, SiteError, os_error
 from ..i18n import STRINGS, catalogues
 from ..languages import Language, Languages, from_table
 from ..project import ROOT
@@ -223,14 +223,22 @@ def write_language_bundles(site_dir: Path, config: Any) -> None:
     step("front-end bundles written (esbuild)")
 
 
-def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: Any = None) -> None:
+def finish_site(
+    site_dir: Path,
+    config: Any,
+    generated: Any = None,
+    downloads: Any = None,
+    report: Callable[[Problem], None] | None = None,
+) -> None:
     """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
 
     `generated` is the build.Result the pages came from (None: nothing to check against). Pagefind
     runs as a child process while this one checks the site and writes the downloads (both only read
     the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
-    `start_downloads` returned when they started earlier.
+    `start_downloads` returned when they started earlier. `report` receives each FILE:LINE problem
+    of a failed check before the SiteError (default: logged as an error).
     """
+    report = report or _log_problem
     from .vendor import copy_vendor
 
     copy_vendor(site_dir)  # the browser libraries (studysite/vendor.py), before the offline files hash the site
@@ -244,7 +252,7 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
             problems = check_built_site(generated.sources.banks, generated.site, site_dir)
             problems += check_lists(generated.site, site_dir)
             for problem in problems:
-                log.error(str(problem))
+                report(problem)
             if problems:
                 raise SiteError(f"{len(problems)} bank line(s) or page(s) do not match the built site (see above)")
         step("built site checked against the banks")
@@ -257,7 +265,7 @@ def finish_site(site_dir: Path, config: Any, generated: Any = None, downloads: A
             downloads.cancel()
         stop_pagefind(pagefind)
         raise
-    wait_pagefind(pagefind, site_dir, _languages(config))
+    wait_pagefind(pagefind, site_dir, _languages(config), report)
     step("search index written (Pagefind)")
     write_sitemap(site_dir, config)
     if generated is not None:
@@ -343,7 +351,9 @@ def stop_pagefind(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
-def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[str]) -> None:
+def wait_pagefind(
+    proc: subprocess.Popen[str], site_dir: Path, languages: list[str], report: Callable[[Problem], None] | None = None
+) -> None:
     """Wait for the index, then check that every language has one (a missing index fails the build)."""
     out, err = proc.communicate()
     if proc.returncode != 0:
@@ -352,9 +362,13 @@ def wait_pagefind(proc: subprocess.Popen[str], site_dir: Path, languages: list[s
 
     problems = check_search(site_dir, languages)
     for problem in problems:
-        log.error(str(problem))
+        (report or _log_problem)(problem)
     if problems:
         raise SiteError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
+
+
+def _log_problem(problem: Problem) -> None:
+    log.error(str(problem))
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:
