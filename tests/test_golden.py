@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitekit import build_pages, copy_banks
+from tests.sitekit import build_pages, build_pages_here, copy_banks
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -54,7 +54,7 @@ def test_dropping_in_a_bank_adds_its_pages(tmp_path: Path) -> None:
     (banks / "extra-bank.en.txt").write_text(
         "Extra bank\nQ: What is NCCL?\nNCCL is a communication library.\n", encoding="utf-8"
     )
-    proc = build_pages(banks, tmp_path / "docs")
+    proc = build_pages_here(banks, tmp_path / "docs")
     assert proc.returncode == 0, proc.stderr
     for lang in ("", "en"):
         assert (tmp_path / "docs" / lang / "extra-bank" / "nccl.md").exists()
@@ -65,7 +65,7 @@ def test_dropping_in_a_bank_adds_its_pages(tmp_path: Path) -> None:
 def test_deleted_question_page_disappears(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     out = tmp_path / "docs"
-    assert build_pages(banks, out).returncode == 0
+    assert build_pages_here(banks, out).returncode == 0
     text = (banks / "ai-infra-3.txt").read_text(encoding="utf-8")
     start = text.index("Q: DeepSeek-V3")
     end = text.index("Q: DeepSeek-DSA")
@@ -73,7 +73,7 @@ def test_deleted_question_page_disappears(tmp_path: Path) -> None:
     en = (banks / "ai-infra-3.en.txt").read_text(encoding="utf-8")
     s, e = en.index("Q: What are the optimizations in DeepSeek-V3"), en.index("Q: What are the differences")
     (banks / "ai-infra-3.en.txt").write_text(en[:s] + en[e:], encoding="utf-8")
-    assert build_pages(banks, out).returncode == 0
+    assert build_pages_here(banks, out).returncode == 0
     page = (out / "ai-infra-3" / "optimizations-deepseek-v3.md").read_text(encoding="utf-8")
     assert "该问题已删除" in page  # the URL stays, as a 'removed' page
     nav = (out / ".nav.json").read_text(encoding="utf-8")
