@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tests.sitekit import copy_banks, prepare_work
@@ -28,13 +28,18 @@ def _get(url: str) -> str:
         return ""
 
 
-def _wait_for(url: str, text: str, seconds: float) -> bool:
+def _until(check: Callable[[], bool], seconds: float) -> bool:
+    """Whether `check()` came true within `seconds` (asked every 0.1 s)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if text in _get(url):
+        if check():
             return True
-        time.sleep(0.3)
+        time.sleep(0.1)
     return False
+
+
+def _wait_for(url: str, text: str, seconds: float) -> bool:
+    return _until(lambda: text in _get(url), seconds)
 
 
 def _log_tail(tmp_path: Path, count: int = 40) -> str:
@@ -190,13 +195,15 @@ def test_dirty_serve_survives_finishes_that_fail(tmp_path: Path) -> None:
             _edit_answer(bank, edits[n - 1], edits[n])
             assert _wait_for(page, edits[n], 60), f"edit {n} was not served" + _log_tail(tmp_path)
             if n < 3:  # the next edit comes while this rebuild's finish runs
-                assert _wait_for_file(tmp_path / f"finish-{n}", 60), f"edit {n} not finished" + _log_tail(tmp_path)
+                assert _until((tmp_path / f"finish-{n}").exists, 60), f"edit {n} not finished" + _log_tail(tmp_path)
             elif n == 3:  # and after this one has failed
                 assert _wait_for_log(tmp_path, "finishing the site failed", 60), _log_tail(tmp_path)
         assert _wait_for_log(tmp_path, "search index, downloads and offline files updated", 60), _log_tail(tmp_path)
         log = (tmp_path / "serve.log").read_text(encoding="utf-8")
-    assert "the banks changed while the site was finished; left to the newer one (" in log, _log_tail(tmp_path)
-    assert "a newer rebuild started while the site was finished; left to the newer one (" in log, _log_tail(tmp_path)
+    assert "the banks changed while the site was being finished; left to the newer build (" in log, _log_tail(tmp_path)
+    assert "a newer rebuild started while the site was being finished; left to the newer build (" in log, _log_tail(
+        tmp_path
+    )
     errors = [line.split(" -  ", 1)[-1] for line in log.splitlines() if line.startswith("ERROR")]
     assert errors == ["studysite: finishing the site failed: test: a file the finish needs is missing"], _log_tail(
         tmp_path, 120
@@ -208,18 +215,4 @@ def test_dirty_serve_survives_finishes_that_fail(tmp_path: Path) -> None:
 
 
 def _wait_for_log(tmp_path: Path, text: str, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if text in (tmp_path / "serve.log").read_text(encoding="utf-8", errors="replace"):
-            return True
-        time.sleep(0.3)
-    return False
-
-
-def _wait_for_file(path: Path, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if path.exists():
-            return True
-        time.sleep(0.1)
-    return False
+    return _until(lambda: text in (tmp_path / "serve.log").read_text(encoding="utf-8", errors="replace"), seconds)

@@ -241,7 +241,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                     if superseded:
                         detail = f"{len(problems)} problem(s) against the changed files" if problems else exc
                         log.info(
-                            "studysite: %s while the site was finished; left to the newer one (%s)", superseded, detail
+                            "studysite: %s while the site was being finished; left to the newer build (%s)",
+                            superseded,
+                            detail,
                         )
                     else:
                         for problem in problems:
