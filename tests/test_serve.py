@@ -49,11 +49,16 @@ def _log_tail(tmp_path: Path, count: int = 40) -> str:
 
 
 @contextlib.contextmanager
-def _serving(tmp_path: Path, *options: str, patch: str = "") -> Iterator[tuple[Path, str]]:
+def _serving(
+    tmp_path: Path, *options: str, patch: str = "", prepare: Callable[[Path], None] | None = None
+) -> Iterator[tuple[Path, str]]:
     """`mkdocs serve` of a copy of the seed banks: (the banks folder, the site's base URL).
 
-    `patch`: Python run in the server's process before MkDocs starts."""
+    `patch`: Python run in the server's process before MkDocs starts; `prepare`: run on the banks
+    folder before that."""
     banks = copy_banks(tmp_path / "banks")
+    if prepare is not None:
+        prepare(banks)
     env = prepare_work(banks, tmp_path)
     port = _free_port()
     # Its log goes to a file: a pipe nobody reads would stall the server once full.
@@ -92,9 +97,23 @@ def _edit_answer(bank: Path, old: str, new: str) -> None:
 
 
 def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
-    with _serving(tmp_path) as (banks, base):
+    """It starts although an edit left a translation stale (a warning, which strict mode would make
+    fatal): `make site` refuses that, the server that shows the edit must not."""
+    first = "ai-infra-3/number-tokens-training-estimate-total-time/"
+
+    def stale(banks: Path) -> None:
+        _edit_answer(banks / "ai-infra-3.txt", "估算公式：训练时间", "估算公式（启动前修改）：训练时间")
+
+    with _serving(tmp_path, prepare=stale) as (banks, base):
+        assert _wait_for(base + first, "估算公式（启动前修改）", 90), "mkdocs serve did not come up" + _log_tail(
+            tmp_path
+        )
+        log = (tmp_path / "serve.log").read_text(encoding="utf-8")
+        assert "INFO    -  studysite: warning: banks/ai-infra-3.en.txt:3: translation is stale" in log, _log_tail(
+            tmp_path
+        )
         page = base + "ai-infra-3/two-batch-overlap/"
-        assert _wait_for(page, "Two-batch overlap", 90), "mkdocs serve did not come up" + _log_tail(tmp_path)
+        assert _wait_for(page, "Two-batch overlap", 10)
         assert "two-batch overlap" in _get(base + "en/ai-infra-3/two-batch-overlap/")
         bank = banks / "ai-infra-3.txt"
         bank.write_text(
