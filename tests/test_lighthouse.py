@@ -18,10 +18,11 @@ question and tags pages, one run at a time.
 Each run's CPU slowdown is calibrated to the host as Lighthouse's docs ask (scripts/lighthouse_runs.mjs
 takes the host's BenchmarkIndex that Lighthouse measured in the run before, or measures it before the
 first run): with the fixed default of 4x, CI's loaded host (load average 5 on 2 cores) measured
-313-920 and scored 83-89 on pages that score 96-98 on the same host when it is quiet, because 4x of a host that is already four times slower emulates a phone
-four times slower than Lighthouse's mid-tier one. It is never more than the default 4x: on a host the
-benchmark finds fast (2,000-2,300 here on a quiet afternoon) the calculator's 6-7.5x, applied while
-the page shared the two cores with the other test worker, scored question and tags pages 82-90.
+313-920 and scored 83-89 on pages that score 96-98 on the same host when it is quiet, because 4x of
+a host that is already four times slower emulates a phone four times slower than Lighthouse's
+mid-tier one. It is never more than the default 4x: on a host the benchmark finds fast (2,000-2,300
+here on a quiet afternoon) the calculator's 6-7.5x, applied while the page shared the two cores with
+the other test worker, scored question and tags pages 82-90.
 Every report says what it used (`studysiteCalibration`, with the calculator's own value), and a
 failure prints it.
 """

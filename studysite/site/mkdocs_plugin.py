@@ -247,7 +247,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                         )
                     else:
                         for problem in problems:
-                            log.error(str(problem))
+                            site_finish.log_problem(problem)
                         log.error("studysite: finishing the site failed: %s", exc)
 
     def _superseded(self, job: FinishJob) -> str:

@@ -223,12 +223,17 @@ def write_language_bundles(site_dir: Path, config: Any) -> None:
     step("front-end bundles written (esbuild)")
 
 
+def log_problem(problem: Problem) -> None:
+    """A FILE:LINE problem of a site check, logged as an error (what MkDocs' strict mode counts)."""
+    log.error(str(problem))
+
+
 def finish_site(
     site_dir: Path,
     config: Any,
     generated: Any = None,
     downloads: Any = None,
-    report: Callable[[Problem], None] | None = None,
+    report: Callable[[Problem], None] = log_problem,
 ) -> None:
     """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
 
@@ -236,9 +241,8 @@ def finish_site(
     runs as a child process while this one checks the site and writes the downloads (both only read
     the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
     `start_downloads` returned when they started earlier. `report` receives each FILE:LINE problem
-    of a failed check before the SiteError (default: logged as an error).
+    of a failed check before the SiteError.
     """
-    report = report or _log_problem
     from .vendor import copy_vendor
 
     copy_vendor(site_dir)  # the browser libraries (studysite/vendor.py), before the offline files hash the site
@@ -352,7 +356,7 @@ def stop_pagefind(proc: subprocess.Popen[str]) -> None:
 
 
 def wait_pagefind(
-    proc: subprocess.Popen[str], site_dir: Path, languages: list[str], report: Callable[[Problem], None] | None = None
+    proc: subprocess.Popen[str], site_dir: Path, languages: list[str], report: Callable[[Problem], None] = log_problem
 ) -> None:
     """Wait for the index, then check that every language has one (a missing index fails the build)."""
     out, err = proc.communicate()
@@ -362,13 +366,9 @@ def wait_pagefind(
 
     problems = check_search(site_dir, languages)
     for problem in problems:
-        (report or _log_problem)(problem)
+        report(problem)
     if problems:
         raise SiteError(f"search is missing from the built site ({len(problems)} problem(s), see above)")
-
-
-def _log_problem(problem: Problem) -> None:
-    log.error(str(problem))
 
 
 def write_sitemap(site_dir: Path, config: Any) -> None:
