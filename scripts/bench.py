@@ -137,6 +137,8 @@ class Row:
     """CPU seconds (this process and its forked children) of the cold, warm and edit runs: less
     sensitive to other load on the machine than the wall-clock times."""
     gen_serial: float = 0.0
+    gen_edit_phases: dict[str, float] = field(default_factory=dict)
+    """Medians of the edit runs' phases (studysite.build.PHASES: `Result.timings`)."""
     io_floor: float = 0.0
     gen_files: int = 0
     gen_phases: dict[str, float] = field(default_factory=dict)
@@ -165,6 +167,9 @@ class Row:
     lighthouse_cost: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """Seconds the Lighthouse runs took, and the 1-minute load average before and after them."""
     lighthouse_slowdown: list[float] = field(default_factory=list)
+    lighthouse_frames: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    """Each page's runs: when the load event fired and when the first frame was painted (ms, as
+    Lighthouse observed them, before its simulation): the Speed Index follows the first frame."""
     """The CPU slowdown each Lighthouse run used, calibrated to the host (scripts/lighthouse_runs.mjs)."""
     review: dict[str, float] = field(default_factory=dict)
     kinds: dict[str, tuple[int, str]] = field(default_factory=dict)
@@ -223,6 +228,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     studybuild.generate(c.banks, docs)  # the lock a repository keeps beside its banks
     cold, warm, edit = [], [], []
     cpus: dict[str, list[float]] = {"cold": [], "warm": [], "edit": []}
+    edit_phases: dict[str, list[float]] = {name: [] for name in studybuild.PHASES}
     bank, line_no = _answer_line(c)
     original = bank.read_text(encoding="utf-8")
     try:
@@ -235,9 +241,12 @@ def time_generator(c: Corpus, runs: int) -> Generated:
                     lines[line_no] = lines[line_no][:-1] + f"（第{n + 1}次修改）" + lines[line_no][-1:]
                     bank.write_text("\n".join(lines), encoding="utf-8")
                 t, spent = time.perf_counter(), _cpu()
-                studybuild.generate(c.banks, docs, update_lock=False)
+                result = studybuild.generate(c.banks, docs, update_lock=False)
                 times.append(time.perf_counter() - t)
                 cpus[name].append(_cpu() - spent)
+                if name == "edit":
+                    for phase, seconds in edit_phases.items():
+                        seconds.append(result.timings.get(phase, 0.0))
     finally:
         bank.write_text(original, encoding="utf-8")
     shutil.rmtree(docs, ignore_errors=True)
@@ -294,6 +303,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         phase_medians,
         io_floor,
         len(files),
+        {phase: statistics.median(seconds) for phase, seconds in edit_phases.items()},
     )
 
 
@@ -309,6 +319,8 @@ class Generated:
     phases: dict[str, float]
     io_floor: float
     files: int
+    edit_phases: dict[str, float]
+    """Medians of each phase of the edit runs (`Result.timings`)."""
 
 
 def _answer_line(c: Corpus) -> tuple[Path, int]:
@@ -1054,6 +1066,8 @@ def run_lighthouse(row: Row) -> None:
                 continue
             report = json.loads(report_file.read_text(encoding="utf-8"))
             row.lighthouse_slowdown.append(report["studysiteCalibration"]["cpuSlowdownMultiplier"])
+            observed = report["audits"]["metrics"]["details"]["items"][0]
+            row.lighthouse_frames.setdefault(key, []).append((observed["observedLoad"], observed["observedFirstPaint"]))
             scores.setdefault(key, []).append(
                 {k: round((v.get("score") or 0) * 100) for k, v in report["categories"].items()}
             )
@@ -1097,6 +1111,10 @@ def table(rows: list[Row]) -> list[str]:
     add(
         "· CPU s: cold / warm / after an edit",
         lambda r: " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "edit")) if r.gen_cpu else "–",
+    )
+    add(
+        "· after an edit, by phase: " + " / ".join(studybuild.PHASES) + " s",
+        lambda r: " / ".join(f"{r.gen_edit_phases.get(k, 0.0):.2f}" for k in studybuild.PHASES),
     )
     add("· cold, in one process (no forked side jobs) s", lambda r: f"{r.gen_serial:.2f}")
     add("· I/O floor: just creating the same files s", lambda r: f"{r.io_floor:.2f}")
@@ -1204,6 +1222,7 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             lambda s=seconds: 0 < getattr(big, s) < 2.0,
             lambda s=seconds, w=what: (
                 f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_edit': 'edit'}[s]]:.2f} s)"  # type: ignore[union-attr]
+                + (_edit_phases(big) if s == "gen_edit" else "")  # type: ignore[arg-type]
             ),
             f"generator < 2 s at 5,000 questions, {what}",
         )
@@ -1286,7 +1305,9 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             lambda page=page: (
                 f"{seed.lighthouse[page]['performance']} (runs {', '.join(map(str, seed.lighthouse_runs[page]))}; "  # type: ignore[union-attr]
                 f"load average {seed.lighthouse_cost[1]:.1f} before, {seed.lighthouse_cost[2]:.1f} after; "  # type: ignore[union-attr]
-                f"CPU slowdown {min(seed.lighthouse_slowdown):.1f}-{max(seed.lighthouse_slowdown):.1f}x)"  # type: ignore[union-attr]
+                f"CPU slowdown {min(seed.lighthouse_slowdown):.1f}-{max(seed.lighthouse_slowdown):.1f}x; "  # type: ignore[union-attr]
+                + _first_frames(seed, page)  # type: ignore[arg-type]
+                + ")"
             ),
             f"Lighthouse mobile performance >= {LIGHTHOUSE_TARGET}, median of {LIGHTHOUSE_RUNS}, {page}",
         )
@@ -1359,6 +1380,19 @@ def target_lines(rows: list[Row]) -> list[str]:
     return [f"- **{mark[ok]}** {desc}" for ok, desc in targets(rows)]
 
 
+def _first_frames(row: Row, page: str) -> str:
+    """When each run's first frame came, after its load event (as Lighthouse observed them)."""
+    runs = row.lighthouse_frames.get(page, [])
+    return "first frame " + ", ".join(f"{paint:.0f} ms (load {load:.0f})" for load, paint in runs)
+
+
+def _edit_phases(row: Row) -> str:
+    """Where an edit's generation spends its time: the gap to the target, phase by phase."""
+    if not row.gen_edit_phases:
+        return ""
+    return "; by phase: " + ", ".join(f"{k} {row.gen_edit_phases[k]:.2f}" for k in studybuild.PHASES)
+
+
 def report(rows: list[Row], notes: list[str], load_at_start: str) -> str:
     text = ["## Results", "", *table(rows), "", "## Targets (issue 8)", "", *target_lines(rows)]
     text += ["", "## Every page bounded (issue 18): the largest page of each kind", "", *page_kind_lines(rows)]
@@ -1387,6 +1421,17 @@ def explain(rows: list[Row]) -> list[str]:
             f"alone and {big.gen_phases['the same beside the other language']:.2f} s while a second process "
             "rendered the other language."
         )
+        if big.gen_edit_phases:
+            out.append(
+                f"Generator after one edited answer at {n:,}: {big.gen_edit:.2f} s{_edit_phases(big)} s. Each "
+                "phase still visits every question: reading hashes every bank file and parses the edited one; "
+                "the model finds every question's tags and terms in the cache and computes the related questions "
+                "of all again (an answer's words weigh in the others' related questions); the pages stage computes every question's "
+                "page key in each language, in a process per language, renders what changed and links every "
+                "unchanged file into the new docs/ tree; the record pickles the whole result for the next run "
+                "and reads docs/'s state. The next step is incremental: work in proportion to what the edit "
+                "changed."
+            )
         ours = big.full - big.floor
         out.append(
             f"Full build minus floor at {n:,}: {ours:.1f} s. In the full build only: our generation "
@@ -1530,6 +1575,7 @@ def main(argv: list[str]) -> int:
             g = time_generator(c, GEN_RUNS.get(n, 3))
             row.gen, row.gen_warm, row.gen_edit, row.gen_cpu, row.gen_serial = g.cold, g.warm, g.edit, g.cpu, g.serial
             row.gen_phases, row.io_floor, row.gen_files = g.phases, g.io_floor, g.files
+            row.gen_edit_phases = g.edit_phases
             print(
                 f"  generator cold {row.gen:.3f} s, warm {row.gen_warm:.3f} s, after an edit {row.gen_edit:.3f} s "
                 f"(CPU {row.gen_cpu}), one process {row.gen_serial:.3f} s, I/O floor {row.io_floor:.3f} s, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +32,7 @@ from .model import (
     Tombstone,
     content_hash,
 )
-from .pages.render import render_site
+from .pages.render import name_entries, render_site
 from .sources import notes, translations
 from .sources.glossary import load_glossary, warn_unused
 from .sources.inputs import read_regular, scan_banks
@@ -105,6 +106,27 @@ class Result:
     unchanged: bool = False
     """Nothing was read or written: the inputs and docs/ were those of the last generation, whose
     result this is (cache.unchanged)."""
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
+    """Seconds each phase of this generation took (PHASES, in order; `make bench` prints them)."""
+
+
+PHASES = ("check", "read", "model", "pages", "record")
+"""A generation's phases: whether anything changed (`cache.unchanged`), reading and parsing the banks,
+the model (slugs, tags, links, translations, checks), rendering and writing every language's pages, and
+recording the result for the next generation."""
+
+
+class _Laps:
+    """Seconds between one `lap` and the next, by the name of the phase that just ended."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.times[name] = self.times.get(name, 0.0) + now - self._last
+        self._last = now
 
 
 def generate(
@@ -129,6 +151,7 @@ def generate(
     `use_cache`: take parsed banks, enrichment and pages from the cache beside docs/ where their
     inputs are unchanged (studysite/cache.py; the output is the same without it).
     """
+    laps = _Laps()
     catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
     problems = Problems()
     memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
@@ -138,11 +161,15 @@ def generate(
     if key is not None:
         with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
             last = cache.unchanged(docs_dir, key)
+        laps.lap("check")
         if last is not None:
             result, paths = last
-            return replace(result, files=cache.DocsFiles(docs_dir, paths), written=[], unchanged=True)
+            return replace(
+                result, files=cache.DocsFiles(docs_dir, paths), written=[], unchanged=True, timings=laps.times
+            )
     known = cache.Digests()
     sources = load_sources(banks_dir, problems, memo)
+    laps.lap("read")
     problems.raise_if_any(strict=strict)
     site, lock_text = build_site_model(sources, memo, known)
     check_content(site, sources, problems)
@@ -170,6 +197,7 @@ def generate(
         )
     problems.raise_if_any()
     result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources, url_changes=changes)
+    laps.lap("model")
     with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
         cached = docs_dir if memo.enabled else None
         if cached is not None:
@@ -197,11 +225,14 @@ def generate(
             for p in pending:
                 p.discard()
         memo.save()
+        laps.lap("pages")
         # Not after writing a lock (the banks folder then differs from what `key` hashed, and a lock put
         # back as it was must be written again: the next generation, with the new lock, is remembered),
         # nor when a bank changed while this one read it.
         if key is not None and not pending and cache.generation_key(banks_dir, *options) == key:
             cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files))
+    laps.lap("record")
+    result.timings = laps.times
     return result
 
 
@@ -610,6 +641,7 @@ def render_files(
     whose page cache to use, `known` digests of the model's parts (see `render_language`).
     """
     files = {".gitignore": DOCS_GITIGNORE}
+    known = _name_entries(site, cached, known)
     for lang in LANGS:
         files.update(render_language(site, lang, repo_url, site_url, cached, known))
     return files
@@ -635,6 +667,7 @@ def render_and_swap(
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
+    known = _name_entries(site, cached, known)  # before forking: once for every language
     with staged_tree(docs_dir, then) as stage:
 
         def language(lang: Lang) -> list[str]:
@@ -652,6 +685,18 @@ def render_and_swap(
                 side.cancel()
             raise
     return cache.DocsFiles(docs_dir, rest, held=files)
+
+
+_HELD_ENTRY_KEYS: dict[Entry, bytes] = {}
+"""Each entry's page key (render.name_entries), kept from one cached build to the next in this process."""
+
+
+def _name_entries(site: Site, cached: Path | None, known: cache.Digests | None) -> cache.Digests:
+    """`known` (a new one when None) with every entry's page key, where pages come from a cache."""
+    known = known if known is not None else cache.Digests()
+    if cached is not None:
+        name_entries(site, known, _HELD_ENTRY_KEYS)
+    return known
 
 
 def render_language(

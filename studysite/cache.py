@@ -76,13 +76,8 @@ class Memo:
         return self.path is not None
 
     def key(self, *parts: bytes | str) -> bytes:
-        """The key of a value computed from `parts` by this version of the code."""
-        h = _base().copy()
-        for part in parts:
-            data = part.encode("utf-8") if isinstance(part, str) else part
-            h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
-            h.update(data)
-        return h.digest()
+        """The key of a value computed from `parts` by this version of the code (`key`)."""
+        return key(*parts)
 
     def get(self, key: bytes) -> Any:
         """The value stored under `key`, or MISSING."""
@@ -334,6 +329,16 @@ def remove_stale(folder: Path) -> None:
                 os.unlink(folder / name)
 
 
+def key(*parts: bytes | str) -> bytes:
+    """The key of a value computed from `parts` by this version of the code: the same in every shard."""
+    h = _base().copy()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
+        h.update(data)
+    return h.digest()
+
+
 def digest(value: object) -> bytes:
     """A hash of a value of the model (frozen dataclasses, tuples, dicts, strings, numbers).
 
@@ -355,10 +360,21 @@ class Digests:
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[object, bytes]] = {}  # holds the object: its id stays its own
+        self._keys: dict[int, tuple[object, bytes]] = {}
 
     def remember(self, value: object, found: bytes) -> bytes:
         self._by_id[id(value)] = (value, found)
         return found
+
+    def remember_key(self, value: object, found: bytes) -> None:
+        """The cache key (not the digest) of what pages read of this very object, computed once for
+        every language's pages (studysite/pages/render.py `name_entries`)."""
+        self._keys[id(value)] = (value, found)
+
+    def key_of(self, value: object) -> bytes | None:
+        """What `remember_key` was told for this very object, or None."""
+        known = self._keys.get(id(value))
+        return known[1] if known is not None and known[0] is value else None
 
     def of(self, value: object) -> bytes:
         """`digest(value)`, or what `remember` was told for this very object."""

@@ -399,6 +399,28 @@ def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkey
 
 
 @pytest.mark.unit
+def test_a_generation_says_how_long_each_phase_took(tmp_path: Path) -> None:
+    """`Result.timings` (what `make bench` prints for an edit): every phase of a generation, in order, and
+    within its wall time; an unchanged generation only checked that nothing changed."""
+    import time
+
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    _answer(banks)
+    started = time.perf_counter()
+    result = generate(banks, docs)
+    wall = time.perf_counter() - started
+    assert list(result.timings) == list(build.PHASES) and all(t >= 0 for t in result.timings.values())
+    assert 0 < sum(result.timings.values()) <= wall
+    assert result.timings["pages"] > 0 and result.timings["model"] > 0
+    generate(banks, docs)  # the edit changed slugs.lock, which that generation wrote: this one is remembered
+    again = generate(banks, docs)
+    assert again.unchanged and list(again.timings) == ["check"]
+    assert list(generate(banks, docs, use_cache=False).timings) == list(build.PHASES[1:])  # nothing to check
+
+
+@pytest.mark.unit
 def test_a_lock_put_back_is_written_again(tmp_path: Path) -> None:
     """A generation that wrote slugs.lock is not replayed for the banks folder it started from."""
     banks = copy_banks(tmp_path / "banks")
