@@ -167,10 +167,10 @@ class Row:
     lighthouse_cost: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """Seconds the Lighthouse runs took, and the 1-minute load average before and after them."""
     lighthouse_slowdown: list[float] = field(default_factory=list)
+    """The CPU slowdown each Lighthouse run used, calibrated to the host (scripts/lighthouse_runs.mjs)."""
     lighthouse_frames: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     """Each page's runs: when the load event fired and when the first frame was painted (ms, as
     Lighthouse observed them, before its simulation): the Speed Index follows the first frame."""
-    """The CPU slowdown each Lighthouse run used, calibrated to the host (scripts/lighthouse_runs.mjs)."""
     review: dict[str, float] = field(default_factory=dict)
     kinds: dict[str, tuple[int, str]] = field(default_factory=dict)
     """Largest HTML page of each kind (page_kinds): bytes and path in the site."""
@@ -1423,14 +1423,14 @@ def explain(rows: list[Row]) -> list[str]:
         )
         if big.gen_edit_phases:
             out.append(
-                f"Generator after one edited answer at {n:,}: {big.gen_edit:.2f} s{_edit_phases(big)} s. Each "
-                "phase still visits every question: reading hashes every bank file and parses the edited one; "
-                "the model finds every question's tags and terms in the cache and computes the related questions "
-                "of all again (an answer's words weigh in the others' related questions); the pages stage computes every question's "
-                "page key in each language, in a process per language, renders what changed and links every "
-                "unchanged file into the new docs/ tree; the record pickles the whole result for the next run "
-                "and reads docs/'s state. The next step is incremental: work in proportion to what the edit "
-                "changed."
+                f"Generator after one edited answer at {n:,}: {big.gen_edit:.2f} s{_edit_phases(big)} s. "
+                "Each phase still visits every question: reading hashes every bank file and parses the "
+                "edited one; the model finds every question's tags and terms in the cache and computes the "
+                "related questions of all again (an answer's words weigh in the others' related questions); "
+                "the pages stage computes every question's page key in each language, in a process per "
+                "language, renders what changed and links every unchanged file into the new docs/ tree; "
+                "the record pickles the whole result for the next run and reads docs/'s state. The next "
+                "step is incremental: work in proportion to what the edit changed."
             )
         ours = big.full - big.floor
         out.append(
@@ -1715,8 +1715,8 @@ def main(argv: list[str]) -> int:
         "A run's first frame is sometimes held until 1 or 2 s after the start, long after the load event, "
         "and the Speed Index with it: Lighthouse's mobile screen emulation in headless Chromium does that "
         "to our pages. The same page loaded by Lighthouse with `--screenEmulation.disabled` or its desktop "
-        "preset, or in Playwright's mobile emulation, painted before its load event in every run (2 or 5 "
-        "runs each, 2026-12-03); a small plain page was not held.",
+        "preset, or in Playwright's mobile emulation, painted before its load event every time (2 runs "
+        "each way in Lighthouse, 29 loads in Playwright, 2026-12-03); a small plain page was not held.",
         f"`make bench` took {elapsed / 60:.1f} min.",
     ]
     md = report(rows, notes, load_at_start)
