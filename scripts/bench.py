@@ -1486,8 +1486,9 @@ def explain(rows: list[Row]) -> list[str]:
         late_at = set()
         for page, frames in seed.lighthouse_frames.items():
             for (load, paint), score in zip(frames, seed.lighthouse_runs[page], strict=False):
-                (early if paint - load < LATE_FRAME_MS else late).append(score)
-                if paint - load >= LATE_FRAME_MS:
+                held = paint - load >= LATE_FRAME_MS
+                (late if held else early).append(score)
+                if held:
                     late_at.add(round(paint / 1000, 1))
         out.append(
             f"Lighthouse's first frame: in {len(late)} of {len(early) + len(late)} runs it came "

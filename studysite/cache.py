@@ -368,7 +368,7 @@ class Digests:
 
     def remember_key(self, value: object, found: bytes) -> None:
         """The cache key (not the digest) of what pages read of this very object, computed once for
-        every language's pages (studysite/pages/render.py `name_entries`)."""
+        every language's pages (studysite/pages/render.py `entry_key`, `name_entries`)."""
         self._keys[id(value)] = (value, found)
 
     def key_of(self, value: object) -> bytes | None:

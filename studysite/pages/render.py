@@ -118,7 +118,6 @@ class PageKeys:
         self.site, self.lang, self.memo = site, lang, memo
         self.urls = (repo_url, site_url)
         self.known = known if known is not None else cache.Digests()
-        self._entries: dict[str, bytes] = {}
         self._banks: dict[str, bytes] = {}
         if memo.enabled:
             self.tags = cache.digest(site.tags)  # tag names
@@ -165,9 +164,10 @@ class PageKeys:
         return self.memo.key("list", kind, self.lang, cache.digest((subject, shown)))
 
     def _entry(self, entry: Entry) -> bytes:
-        found = self._entries.get(entry.slug)
+        found = self.known.key_of(entry)  # `name_entries` computed it already, for every language
         if found is None:
-            found = self._entries[entry.slug] = self.known.key_of(entry) or entry_key(entry, self.known)
+            found = entry_key(entry, self.known)
+            self.known.remember_key(entry, found)
         return found
 
     def _bank(self, bank_id: str) -> bytes:
