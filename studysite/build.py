@@ -37,7 +37,7 @@ from .sources import notes, translations
 from .sources.glossary import load_glossary, warn_unused
 from .sources.inputs import read_regular, scan_banks
 from .sources.parse import parse_bank
-from .write import PendingFile, build_lock, staged_tree, write_tree_in_place
+from .write import FileState, PendingFile, build_lock, staged_tree, write_tree_in_place
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
 TAXONOMY = "taxonomy.yml"
@@ -129,6 +129,7 @@ class _Laps:
         self._last = now
 
 
+@parallel.frozen()  # the objects a generation starts with are left out of its garbage collections
 def generate(
     banks_dir: Path,
     docs_dir: Path,
@@ -202,6 +203,8 @@ def generate(
         cached = docs_dir if memo.enabled else None
         if cached is not None:
             cache.remove_stale(cache.folder_for(docs_dir))
+        previous = cache.last_pages(docs_dir) if cached is not None else {}
+        keys: dict[str, bytes] = {}
         pending: list[PendingFile] = []
         try:
             if update_lock and lock_changes:
@@ -214,12 +217,20 @@ def generate(
                     p.commit()
 
             if in_place:
-                result.files = render_files(site, repo_url, site_url, cached, known)
-                result.written = write_tree_in_place(docs_dir, result.files)
+                result.files = render_files(site, repo_url, site_url, cached, known, keys)
+                result.written = write_tree_in_place(docs_dir, result.files, _as_last(keys, previous))
                 commit_locks()
             else:
                 result.files = render_and_swap(
-                    site, docs_dir, repo_url, site_url, then=commit_locks, cached=cached, known=known
+                    site,
+                    docs_dir,
+                    repo_url,
+                    site_url,
+                    then=commit_locks,
+                    cached=cached,
+                    known=known,
+                    last=previous,
+                    keys=keys,
                 )
         finally:
             for p in pending:
@@ -230,7 +241,7 @@ def generate(
         # back as it was must be written again: the next generation, with the new lock, is remembered),
         # nor when a bank changed while this one read it.
         if key is not None and not pending and cache.generation_key(banks_dir, *options) == key:
-            cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files))
+            cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files), keys)
     laps.lap("record")
     result.timings = laps.times
     return result
@@ -632,18 +643,23 @@ def _both(cand: slugs.Candidate) -> list[Question]:
 
 
 def render_files(
-    site: Site, repo_url: str = "", site_url: str = "", cached: Path | None = None, known: cache.Digests | None = None
+    site: Site,
+    repo_url: str = "",
+    site_url: str = "",
+    cached: Path | None = None,
+    known: cache.Digests | None = None,
+    keys: dict[str, bytes] | None = None,
 ) -> dict[str, str]:
     """All generated files: Chinese pages at the top of docs/, English ones under docs/en/.
 
     docs/ itself is in git only as its .gitignore (so a fresh clone has the folder MkDocs wants);
     the generator writes that file too, so swapping in a new tree keeps it. `cached`: the docs folder
-    whose page cache to use, `known` digests of the model's parts (see `render_language`).
+    whose page cache to use, `known` digests of the model's parts, `keys` (see `render_language`).
     """
     files = {".gitignore": DOCS_GITIGNORE}
     known = _name_entries(site, cached, known)
     for lang in LANGS:
-        files.update(render_language(site, lang, repo_url, site_url, cached, known))
+        files.update(render_language(site, lang, repo_url, site_url, cached, known, keys))
     return files
 
 
@@ -655,36 +671,63 @@ def render_and_swap(
     then: Callable[[], None] | None = None,
     cached: Path | None = None,
     known: cache.Digests | None = None,
+    last: Mapping[str, tuple[bytes, FileState]] | None = None,
+    keys: dict[str, bytes] | None = None,
 ) -> Mapping[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
     From PARALLEL_FROM questions on (with a second core), each other language is rendered and written
     by a forked child of its own while this process does the main one: the same files, in about
-    the time of the slowest language. A child sends back only the paths it wrote (its pages, ~100 MB
-    at 5,000 questions, would cost more to send than to read again): the result reads them from
-    docs/ when asked. `then` runs right after the swap (see `staged_tree`); `cached` and `known` as in
-    `render_language`.
+    the time of the slowest language. A child sends back only the paths it wrote and their keys (its
+    pages, ~100 MB at 5,000 questions, would cost more to send than to read again): the result reads
+    them from docs/ when asked. `then` runs right after the swap (see `staged_tree`); `cached`, `known`
+    and `keys` as in `render_language`. `last` (`cache.last_pages`): a page whose key is the one its
+    file in docs/ was written from, in a file still as it was then, is linked into the new tree
+    without being read (after an edit, nearly every page).
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
     known = _name_entries(site, cached, known)  # before forking: once for every language
+    last = last or {}
     with staged_tree(docs_dir, then) as stage:
 
-        def language(lang: Lang) -> list[str]:
-            files = render_language(site, lang, repo_url, site_url, cached, known)
-            stage.write(files)
-            return list(files)
+        def language(lang: Lang) -> tuple[list[str], dict[str, bytes]]:
+            own: dict[str, bytes] = {}
+            files = render_language(site, lang, repo_url, site_url, cached, known, own)
+            stage.write(files, _as_last(own, last))
+            return list(files), own
 
         sides = [parallel.Side(functools.partial(language, lang), fork=fork) for lang in others]
         try:
-            files = {".gitignore": DOCS_GITIGNORE, **render_language(site, first, repo_url, site_url, cached, known)}
-            stage.write(files)
-            rest = [path for side in sides for path in side.result()]
+            own: dict[str, bytes] = {}
+            files = {
+                ".gitignore": DOCS_GITIGNORE,
+                **render_language(site, first, repo_url, site_url, cached, known, own),
+            }
+            stage.write(files, _as_last(own, last))
+            rest = []
+            for side in sides:
+                paths, theirs = side.result()
+                rest += paths
+                own.update(theirs)
         except BaseException:
             for side in sides:
                 side.cancel()
             raise
+    if keys is not None:
+        keys.update(own)
     return cache.DocsFiles(docs_dir, rest, held=files)
+
+
+def _as_last(keys: Mapping[str, bytes], last: Mapping[str, tuple[bytes, FileState]]) -> dict[str, FileState]:
+    """The pages rendered from the key their file in docs/ was written from: each with that file's state
+    as the last generation left it (what the writer checks before it takes the file as it is)."""
+    out = {}
+    for path, key in keys.items():
+        was = last.get(path)
+        if was is not None and was[0] == key:
+            out[path] = was[1]
+    return out
 
 
 _HELD_ENTRY_KEYS: dict[Entry, bytes] = {}
@@ -706,13 +749,14 @@ def render_language(
     site_url: str = "",
     cached: Path | None = None,
     known: cache.Digests | None = None,
+    keys: dict[str, bytes] | None = None,
 ) -> dict[str, str]:
     """One language's generated files, by their path in docs/ (English under en/).
 
     `cached`: a docs folder whose cache (studysite/cache.py) holds pages of earlier builds; pages
     whose inputs are unchanged are taken from it, and the shard of this language is written back
     (by the process that rendered it). `known`: digests of the model's questions (build_site_model's),
-    found again by identity.
+    found again by identity. `keys` gets the key of each page rendered from one (`Page.key`), by path.
     """
     prefix = "" if lang == LANGS[0] else f"{lang}/"
     files: dict[str, str] = {}
@@ -725,6 +769,8 @@ def render_language(
             raise ValueError(f"two generated pages would be served at /{url}: {urls[url]} and {path}")
         urls[url] = path
         files[path] = page.text
+        if keys is not None and page.key:
+            keys[path] = page.key
     memo.save()
     return files
 

@@ -38,7 +38,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .write import wait_for_removals
+from .write import FileState, file_state, wait_for_removals
 
 SERIAL = b"studysite-cache 1\n"
 """Start of every shard file; a new layout gets a new number."""
@@ -232,14 +232,7 @@ def unchanged(docs_dir: Path, key: bytes) -> tuple[Any, list[str]] | None:
     `key` and docs/ is still exactly what it wrote (every file's size, times and inode; none added or
     removed); None otherwise, or when the record cannot be read."""
     try:
-        with open(folder_for(docs_dir) / LAST, "rb") as handle:
-            data = handle.read()
-        if data[: len(SERIAL)] != SERIAL or data[len(SERIAL) : len(SERIAL) + 32] != key:
-            return None
-        payload = data[len(SERIAL) + 32 + _CHECK_BYTES :]
-        if data[len(SERIAL) + 32 : len(SERIAL) + 32 + _CHECK_BYTES] != _check(payload):
-            return None
-        state, paths, blob = pickle.loads(payload)
+        state, paths, _, blob = _last_record(docs_dir, key)
         if state != tree_state(docs_dir):
             return None
         # Collection would visit each of the model's many small objects as they are made: a few
@@ -255,8 +248,45 @@ def unchanged(docs_dir: Path, key: bytes) -> tuple[Any, list[str]] | None:
         return None
 
 
-def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str]) -> None:
-    """Record this generation (`unchanged` reads it). Any failure leaves the record out, never the build."""
+def last_pages(docs_dir: Path) -> dict[str, tuple[bytes, FileState]]:
+    """Each page the last recorded generation into `docs_dir` rendered from a cache key (`Page.key`), by
+    its path: that key and the state that generation left its file in, whatever its inputs were. Empty
+    without a sound record."""
+    path = folder_for(docs_dir) / LAST
+    held = _HELD_PAGES.get(os.fspath(path))
+    if held is not None and held[0] == _identity(path):
+        return held[1]  # this process wrote the record: not read again
+    try:
+        state, _, pages, _ = _last_record(docs_dir, None)
+        left = {rel: (size, mtime, ctime, ino) for rel, size, mtime, ctime, ino in state}
+        return {path: (page, left[path]) for path, page in pages.items() if path in left}
+    except Exception:  # missing, unreadable, corrupt, of another layout: every page is compared
+        return {}
+
+
+_HELD_PAGES: dict[str, tuple[tuple[int, int, int] | None, dict[str, tuple[bytes, FileState]]]] = {}
+"""What `last_pages` would read from the record this process wrote last (see `_HELD`), by its path."""
+
+
+def _last_record(
+    docs_dir: Path, key: bytes | None
+) -> tuple[list[tuple[str, int, int, int, int]], list[str], dict[str, bytes], bytes]:
+    """The record's docs/ state, paths, page keys and pickled result; only for inputs of `key` unless
+    None. Raises when there is none, or it is damaged or of another key."""
+    with open(folder_for(docs_dir) / LAST, "rb") as handle:
+        data = handle.read()
+    if data[: len(SERIAL)] != SERIAL or (key is not None and data[len(SERIAL) : len(SERIAL) + 32] != key):
+        raise ValueError("no record of these inputs")
+    payload = data[len(SERIAL) + 32 + _CHECK_BYTES :]
+    if data[len(SERIAL) + 32 : len(SERIAL) + 32 + _CHECK_BYTES] != _check(payload):
+        raise ValueError("a damaged record")
+    state, paths, pages, blob = pickle.loads(payload)
+    return state, paths, pages, blob
+
+
+def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str], pages: Mapping[str, bytes]) -> None:
+    """Record this generation (`unchanged` reads it) and the key of each page rendered from one, by its
+    path (`last_pages`). Any failure leaves the record out, never the build."""
     path = folder_for(docs_dir) / LAST
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     try:
@@ -264,12 +294,17 @@ def remember(docs_dir: Path, key: bytes, result: Any, paths: list[str]) -> None:
         # Deleting the old tree's hard links to unchanged pages changes their inodes' ctime: the record
         # reads docs/ once that is over.
         wait_for_removals()
-        payload = pickle.dumps((tree_state(docs_dir), paths, blob), protocol=pickle.HIGHEST_PROTOCOL)
+        state = tree_state(docs_dir)
+        payload = pickle.dumps((state, paths, dict(pages), blob), protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as handle:
             handle.write(SERIAL + key + _check(payload) + payload)
         os.replace(tmp, path)
+        left = {rel: (size, mtime, ctime, ino) for rel, size, mtime, ctime, ino in state}
+        _HELD_PAGES.clear()  # one docs folder's, as `_HELD`
+        _HELD_PAGES[os.fspath(path)] = (_identity(path), {p: (k, left[p]) for p, k in pages.items() if p in left})
     except Exception:
+        _HELD_PAGES.pop(os.fspath(path), None)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
@@ -278,7 +313,7 @@ def tree_state(root: Path) -> list[tuple[str, int, int, int, int]]:
     """Every file under `root`: its path, size, modification and change times, and inode."""
     out = []
     for rel, st in _walk(os.fspath(root), ""):
-        out.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        out.append((rel, *file_state(st)))
     out.sort()
     return out
 

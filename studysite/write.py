@@ -11,7 +11,7 @@ import re
 import shutil
 import stat
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -28,6 +28,15 @@ def check_path(rel: str) -> str:
     return rel
 
 
+FileState = tuple[int, int, int, int]
+"""A file's size, modification and change times (ns) and inode: while all four are as they were, it is
+the same file with the same content (only the kernel sets the change time)."""
+
+
+def file_state(st: os.stat_result) -> FileState:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 class Staging:
     """A new tree being written beside `dest`; files equal to the old tree's are hard-linked to them."""
 
@@ -35,20 +44,29 @@ class Staging:
         self.root, self.old_root = root, old_root
         self._made: set[str] = set()
 
-    def write(self, files: dict[str, str]) -> None:
-        """Write these files into the new tree. Two processes may write disjoint sets at once."""
+    def write(self, files: dict[str, str], known: Mapping[str, FileState] | None = None) -> None:
+        """Write these files into the new tree. Two processes may write disjoint sets at once.
+
+        `known`: files whose text is the one the old tree's file held when it was in this state: a file
+        still in it is linked without being read (`build._as_last`)."""
         for rel in files:
             check_path(rel)
         # Plain string paths: pathlib objects cost more than the system calls for 10,000 small files.
         new_root, old_root, made = self.root, self.old_root, self._made
+        known = known or {}
         for rel, text in sorted(files.items()):
             target = os.path.join(new_root, rel)
             parent = os.path.dirname(target)
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
-            data = text.encode("utf-8")
             old = os.path.join(old_root, rel) if old_root else None
+            state = known.get(rel)
+            if old and state is not None and _in_state(old, state):
+                with suppress(OSError):
+                    os.link(old, target)
+                    continue
+            data = text.encode("utf-8")
             if old and _same(old, data):
                 # Unchanged: the new tree shares the old file (a hard link keeps its content and mtime).
                 # Creating a file costs ~30x more than linking one: a rebuild of 10,000 unchanged
@@ -179,19 +197,24 @@ def sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_tree_in_place(dest: Path, files: dict[str, str]) -> list[str]:
+def write_tree_in_place(dest: Path, files: dict[str, str], known: Mapping[str, FileState] | None = None) -> list[str]:
     """Update `dest` file by file (each atomically), deleting files no longer generated.
 
     Used by `mkdocs serve`, whose watcher follows the folder itself and would lose track of a
     swapped one. Returns the paths written. Plain string paths, as in `Staging.write`: at 10,000
-    unchanged pages pathlib objects cost more than the reads that compare them.
+    unchanged pages pathlib objects cost more than the reads that compare them. `known` as in
+    `Staging.write`: a file still in that state is left as it is without being read.
     """
     for rel in files:
         check_path(rel)
     root = os.fspath(dest)
     written = []
+    known = known or {}
     for rel, text in sorted(files.items()):
         target = os.path.join(root, rel)
+        state = known.get(rel)
+        if state is not None and _in_state(target, state):
+            continue
         data = text.encode("utf-8")
         if _same(target, data):
             continue
@@ -267,6 +290,15 @@ def build_lock(path: Path) -> Iterator[None]:
                 wait_for_removals()
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _in_state(path: str, state: FileState) -> bool:
+    """Whether `path` is a regular file (not a symbolic link) in `state`."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and file_state(st) == state
 
 
 def _same(path: str | Path, data: bytes) -> bool:

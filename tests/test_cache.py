@@ -3,13 +3,14 @@ every kind of edit; a damaged, foreign or unwritable cache is ignored and never 
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from studysite import build, cache
+from studysite import build, cache, write
 from studysite.build import generate
 from studysite.enrich import convert
 from studysite.errors import BuildError
@@ -292,6 +293,40 @@ def test_in_place_builds_use_the_cache_too(tmp_path: Path) -> None:
         assert _tree(tmp_path / "docs") == _tree(tmp_path / "plain")
         _answer(banks)
         generate(banks, tmp_path / "plain", use_cache=False)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("in_place", [False, True], ids=["swapped", "in place"])
+def test_after_an_edit_only_files_changed_since_the_last_generation_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_place: bool
+) -> None:
+    """A page rendered from the key its file in docs/ was written from is taken as it is, unread, while
+    that file is as the last generation left it. A file changed since, even to the same size and
+    modification time, is read, compared and written again."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs, in_place=in_place)
+    generate(banks, docs, in_place=in_place)  # the first one wrote the lock: this one is recorded
+    before = _tree(docs)
+    edited = copy_banks(tmp_path / "edited" / "banks")
+    _answer(edited)
+    after = _tree(_plain(edited, tmp_path / "edited" / "docs"))
+    # a question page the edit leaves as it was (its key too): only its file's state can tell
+    rel = next(r for r in sorted(before) if r.startswith("ai-infra-3/") and r.count("/") == 1 and before[r] == after[r])
+    page = docs / rel
+    was, st = page.read_bytes(), page.stat()
+    page.write_bytes(was.replace(b"<h1", b"<h2", 1))  # the same size
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    read: list[str] = []
+    real = write._same
+    monkeypatch.setattr(write, "_same", lambda path, data: read.append(os.fspath(path)) or real(path, data))
+    _answer(banks)
+    result = generate(banks, docs, in_place=in_place)
+    assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
+    read_pages = {Path(path).relative_to(Path(path).parents[1]).as_posix() for path in read if path.endswith(".md")}
+    assert rel in read_pages
+    questions = [e.path for e in result.site.entries.values()]
+    assert len(questions) > 5 and len(read_pages & set(questions)) < len(questions) // 2, read_pages
 
 
 @pytest.mark.unit

@@ -32,6 +32,9 @@ class Page:
     """Path relative to the language's docs folder, `/`-separated."""
     text: str
     """File contents."""
+    key: bytes = b""
+    """The cache key of what it was rendered from (`render.PageKeys`): at the same path, an equal key
+    means an equal text. Empty for the pages rendered every time."""
 
 
 def escape(text: str) -> str:

@@ -64,7 +64,7 @@ def render_site(
             if pages is MISSING:
                 pages = memo.put(key, list(listings.tag_pages(site, tag, members[tag.id], lang)))
             for path, text in pages:
-                yield Page(path, text)
+                yield Page(path, text, key)
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
     for bank in site.banks:
@@ -78,13 +78,14 @@ def render_site(
             if text is MISSING:
                 finder = finders.get(text_lang(entry, lang))
                 text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
-            yield Page(entry.path, text)
+            yield Page(entry.path, text, key)
     for bank in site.banks:
         key = keys.print_edition(bank)
         pages = memo.get(key) if memo.enabled else MISSING
         if pages is MISSING:
             pages = memo.put(key, list(print_pages(site, lang, bank)))
-        yield from pages
+        for page in pages:
+            yield Page(page.path, page.text, key)
     if site.glossary:
         uses = glossary_uses(site, lang, memo)
         yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
@@ -94,7 +95,7 @@ def render_site(
             if pages is MISSING:
                 pages = memo.put(key, list(glossary_term_pages(site, lang, uses, term)))
             for path, text in pages:
-                yield Page(path, text)
+                yield Page(path, text, key)
     for stone in site.tombstones:
         if stone.moved_to is None:
             yield Page(f"{stone.bank_id}/{stone.slug}.md", removed_page(site, stone.bank_id, stone.title, lang))
@@ -122,8 +123,10 @@ class PageKeys:
         if memo.enabled:
             self.tags = cache.digest(site.tags)  # tag names
             self.glossary = cache.digest(site.glossary)  # tooltips
-            # Where each question is and its title in this language, as the pages that link to it show them.
-            self._places = {slug: (e.bank_id, e.text[lang].text) for slug, e in site.entries.items()}
+            # Where each question is, and that and its title in this language, as the pages that link to
+            # it show them: a few bytes each, joined into a page's key (cheaper than pickling the tuples).
+            self._where = {slug: _field(slug) + _field(e.bank_id) for slug, e in site.entries.items()}
+            self._places = {slug: at + _field(site.entries[slug].text[lang].text) for slug, at in self._where.items()}
 
     def question(self, entry: Entry) -> bytes:
         """A question page reads its entry, bank and inline links, the titles (and places) of its related
@@ -134,9 +137,9 @@ class PageKeys:
         bank = site.bank(entry.bank_id)
         at = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
         shown = [*entry.related, *bank.slugs[max(0, at - 1) : at], *bank.slugs[at + 1 : at + 2]]
-        places = self._places
-        others = [(s, *places[s]) for s in shown]
-        linked = [(term, s, places[s][0]) for term, s in site.inline_links.get(lang, {}).get(entry.slug, ())]
+        places, where = self._places, self._where
+        others = b"".join([places[s] for s in shown])
+        linked = b"".join([_field(term) + where[s] for term, s in site.inline_links.get(lang, {}).get(entry.slug, ())])
         return self.memo.key(
             "question",
             lang,
@@ -145,7 +148,8 @@ class PageKeys:
             self.glossary,
             self._bank(entry.bank_id),
             self._entry(entry),
-            cache.digest((others, linked)),
+            others,
+            linked,
         )
 
     def print_edition(self, bank: BankInfo) -> bytes:
@@ -160,8 +164,9 @@ class PageKeys:
         tag; the term's id and name) and each question's place and title."""
         if not self.memo.enabled:
             return b""
-        shown = [(e.bank_id, e.slug, e.text[self.lang].text) for e in entries]
-        return self.memo.key("list", kind, self.lang, cache.digest((subject, shown)))
+        places = self._places
+        shown = b"".join([places[e.slug] for e in entries])
+        return self.memo.key("list", kind, self.lang, cache.digest(subject), shown)
 
     def _entry(self, entry: Entry) -> bytes:
         found = self.known.key_of(entry)  # `name_entries` computed it already, for every language
@@ -601,3 +606,9 @@ _BANK = LANGUAGES.bank.lang
 _TRANSLATION = LANGUAGES.translation.lang if LANGUAGES.translation else None
 """The language with its own translated files (its pages say when a question is not translated yet)."""
 _SAFE_URL = re.compile(r"(?:\.\./)+(?:[a-z0-9-]+/)*")
+
+
+def _field(text: str) -> bytes:
+    """`text` as one field of a key's part: its length, then its bytes (no text can pass for two)."""
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "little") + data
