@@ -132,9 +132,14 @@ class Row:
     gen: float = 0.0
     gen_warm: float = 0.0
     gen_edit: float = 0.0
-    """Generator after one answer line was edited, with the docs/ of the build before."""
+    """Generator after one answer line was edited, as `make serve` runs it: in the process of the
+    generations before (what it holds from them), one process for every language (the server's
+    threads rule out forking), docs/ updated in place."""
+    gen_edit_site: float = 0.0
+    """Generator after one answer line was edited, as `make site` runs it: scripts/build_pages.py in a
+    new process (interpreter and imports included), with the docs/ and cache of the generation before."""
     gen_cpu: dict[str, float] = field(default_factory=dict)
-    """CPU seconds (this process and its forked children) of the cold, warm and edit runs: less
+    """CPU seconds (this process and its children) of the cold, warm and both edit runs: less
     sensitive to other load on the machine than the wall-clock times."""
     gen_serial: float = 0.0
     gen_edit_phases: dict[str, float] = field(default_factory=dict)
@@ -219,15 +224,15 @@ def make_corpus(label: str, questions: int) -> Corpus:
 def time_generator(c: Corpus, runs: int) -> Generated:
     """generate() cold: into an empty folder without the generator's cache (a fresh clone, CI); warm:
     again, nothing changed, its output and cache there (every local rebuild); after an edit: one
-    answer line changed, then generate() with the previous output and cache. Medians of `runs`
-    rounds; their CPU times go
-    to `cpu`. Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median
+    answer line changed, then generated with the previous output and cache, once as `make serve`
+    does (in this process, without forks, in place: `Row.gen_edit`) and once more as `make site` does
+    (a new process: `Row.gen_edit_site`). Medians of `runs` rounds; their CPU times go to `cpu`. Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median
     time of its phases (same functions, without the cache); and the I/O floor: plain creation of the same files
     in an empty folder, no logic. The corpus gets its slugs.lock first, as a repository has one."""
     docs = c.work / "gen-docs"
     studybuild.generate(c.banks, docs)  # the lock a repository keeps beside its banks
-    cold, warm, edit = [], [], []
-    cpus: dict[str, list[float]] = {"cold": [], "warm": [], "edit": []}
+    cold, warm, edit, edit_site = [], [], [], []
+    cpus: dict[str, list[float]] = {"cold": [], "warm": [], "edit": [], "edit_site": []}
     edit_phases: dict[str, list[float]] = {name: [] for name in studybuild.PHASES}
     bank, line_no = _answer_line(c)
     original = bank.read_text(encoding="utf-8")
@@ -235,13 +240,22 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         for n in range(runs):
             shutil.rmtree(docs, ignore_errors=True)
             shutil.rmtree(cache.folder_for(docs), ignore_errors=True)  # cold is a fresh clone: no cache either
-            for name, times in (("cold", cold), ("warm", warm), ("edit", edit)):
-                if name == "edit":
+            for name, times in (("cold", cold), ("warm", warm), ("edit", edit), ("edit_site", edit_site)):
+                if name.startswith("edit"):
                     lines = original.split("\n")
-                    lines[line_no] = lines[line_no][:-1] + f"（第{n + 1}次修改）" + lines[line_no][-1:]
+                    lines[line_no] = lines[line_no][:-1] + f"（第{n + 1}次修改，{name}）" + lines[line_no][-1:]
                     bank.write_text("\n".join(lines), encoding="utf-8")
                 t, spent = time.perf_counter(), _cpu()
-                result = studybuild.generate(c.banks, docs, update_lock=False)
+                if name == "edit_site":
+                    _build_pages(c.banks, docs)
+                elif name == "edit":
+                    os.environ[SERIAL_ENV] = "1"  # as under `mkdocs serve`, whose threads rule out forking
+                    try:
+                        result = studybuild.generate(c.banks, docs, update_lock=False, in_place=True)
+                    finally:
+                        del os.environ[SERIAL_ENV]
+                else:
+                    result = studybuild.generate(c.banks, docs, update_lock=False)
                 times.append(time.perf_counter() - t)
                 cpus[name].append(_cpu() - spent)
                 if name == "edit":
@@ -298,6 +312,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         statistics.median(cold),
         statistics.median(warm),
         statistics.median(edit),
+        statistics.median(edit_site),
         {k: statistics.median(v) for k, v in cpus.items()},
         serial,
         phase_medians,
@@ -314,6 +329,7 @@ class Generated:
     cold: float
     warm: float
     edit: float
+    edit_site: float
     cpu: dict[str, float]
     serial: float
     phases: dict[str, float]
@@ -330,6 +346,14 @@ def _answer_line(c: Corpus) -> tuple[Path, int]:
     lines = bank.read_text(encoding="utf-8").split("\n")
     first = next(i for i, line in enumerate(lines) if line.startswith("Q:"))
     return bank, first + 1
+
+
+def _build_pages(banks: Path, docs: Path) -> None:
+    """scripts/build_pages.py in a new process, as `make site` generates (the lock left as it is)."""
+    cmd = [sys.executable, str(ROOT / "scripts" / "build_pages.py"), "--banks", str(banks), "--out", str(docs)]
+    proc = subprocess.run([*cmd, "--no-lock-update"], capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: build_pages.py failed:\n{proc.stderr[-2000:]}")
 
 
 def _cpu() -> float:
@@ -1107,13 +1131,22 @@ def table(rows: list[Row]) -> list[str]:
     add("HTML pages (every language)", lambda r: f"{r.pages:,}")
     add("generator s, cold: into an empty docs/", lambda r: f"{r.gen:.2f}")
     add("generator s, warm: nothing changed (its docs/ there)", lambda r: f"{r.gen_warm:.2f}")
-    add("generator s, after one edited answer (the previous docs/ there)", lambda r: f"{r.gen_edit:.2f}")
     add(
-        "· CPU s: cold / warm / after an edit",
-        lambda r: " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "edit")) if r.gen_cpu else "–",
+        "generator s, after one edited answer, as `make serve` runs it (the same process, the previous docs/ there)",
+        lambda r: f"{r.gen_edit:.2f}",
     )
     add(
-        "· after an edit, by phase: " + " / ".join(studybuild.PHASES) + " s",
+        "generator s, after one edited answer, as `make site` runs it (a new process)",
+        lambda r: f"{r.gen_edit_site:.2f}",
+    )
+    add(
+        "· CPU s: cold / warm / after an edit: `make serve` / `make site`",
+        lambda r: (
+            " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "edit", "edit_site")) if r.gen_cpu else "–"
+        ),
+    )
+    add(
+        "· after an edit (`make serve`), by phase: " + " / ".join(studybuild.PHASES) + " s",
         lambda r: " / ".join(f"{r.gen_edit_phases.get(k, 0.0):.2f}" for k in studybuild.PHASES),
     )
     add("· cold, in one process (no forked side jobs) s", lambda r: f"{r.gen_serial:.2f}")
@@ -1216,12 +1249,13 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
     for what, seconds in (
         ("cold: empty docs/", "gen"),
         ("warm: nothing changed", "gen_warm"),
-        ("after one edited answer", "gen_edit"),
+        ("after one edited answer, as `make serve` runs it (the same process)", "gen_edit"),
+        ("after one edited answer, as `make site` runs it (a new process)", "gen_edit_site"),
     ):
         check(
             lambda s=seconds: 0 < getattr(big, s) < 2.0,
             lambda s=seconds, w=what: (
-                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_edit': 'edit'}[s]]:.2f} s)"  # type: ignore[union-attr]
+                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_edit': 'edit', 'gen_edit_site': 'edit_site'}[s]]:.2f} s)"  # type: ignore[union-attr]
                 + (_edit_phases(big) if s == "gen_edit" else "")  # type: ignore[arg-type]
             ),
             f"generator < 2 s at 5,000 questions, {what}",
@@ -1423,14 +1457,18 @@ def explain(rows: list[Row]) -> list[str]:
         )
         if big.gen_edit_phases:
             out.append(
-                f"Generator after one edited answer at {n:,}: {big.gen_edit:.2f} s{_edit_phases(big)} s. "
+                f"Generator after one edited answer at {n:,}, as `make serve` runs it: {big.gen_edit:.2f} s"
+                f"{_edit_phases(big)} s; as `make site` runs it, in a new process: {big.gen_edit_site:.2f} s. "
                 "Each phase still visits every question: reading hashes every bank file and parses the "
                 "edited one; the model finds every question's tags and terms in the cache and computes the "
                 "related questions of all again (an answer's words weigh in the others' related questions); "
-                "the pages stage computes every question's page key in each language, in a process per "
-                "language, renders what changed and links every unchanged file into the new docs/ tree; "
-                "the record pickles the whole result for the next run and reads docs/'s state. The next "
-                "step is incremental: work in proportion to what the edit changed."
+                "the pages stage computes every question's page key in each language, renders what changed "
+                "and leaves (or links) every file whose key and state are as the last generation left them; "
+                "the record pickles the whole result for the next run and reads docs/'s state. A new process "
+                "also starts the interpreter, reads the cache's shards and unpickles what it uses, numbers "
+                "every question's terms and searches every answer for inline links again (a process that "
+                "generated before keeps those). The next step is incremental: work in proportion to what the "
+                "edit changed."
             )
         ours = big.full - big.floor
         out.append(
@@ -1597,10 +1635,12 @@ def main(argv: list[str]) -> int:
         if not args.build_only:
             g = time_generator(c, GEN_RUNS.get(n, 3))
             row.gen, row.gen_warm, row.gen_edit, row.gen_cpu, row.gen_serial = g.cold, g.warm, g.edit, g.cpu, g.serial
+            row.gen_edit_site = g.edit_site
             row.gen_phases, row.io_floor, row.gen_files = g.phases, g.io_floor, g.files
             row.gen_edit_phases = g.edit_phases
             print(
                 f"  generator cold {row.gen:.3f} s, warm {row.gen_warm:.3f} s, after an edit {row.gen_edit:.3f} s "
+                f"(new process {row.gen_edit_site:.3f} s) "
                 f"(CPU {row.gen_cpu}), one process {row.gen_serial:.3f} s, I/O floor {row.io_floor:.3f} s, "
                 f"phases {row.gen_phases}",
                 flush=True,
@@ -1671,8 +1711,10 @@ def main(argv: list[str]) -> int:
         "processes). Cold: into an "
         "empty folder without the generator's cache (a fresh clone, CI); warm: again into its own output, "
         "with the cache the cold run left (every local rebuild); after an edit: one answer line changed, "
-        "with the warm run's output and cache, in the same process (as `make serve` generates again: "
-        "it takes the cache it saved from memory; a new process, `make site`, reads it from disk); "
+        "with the output and cache of the generation before, twice: as `make serve` generates (in the same "
+        "process, which keeps the cache it saved in memory; no forked side jobs, as the server's threads rule "
+        "them out; docs/ updated in place), then with another edit as `make site` generates "
+        "(scripts/build_pages.py in a new process, interpreter and imports included, the cache read from disk); "
         f"medians of {GEN_RUNS} runs by size; the phases are the same "
         "functions timed one by one without the cache (into a warm docs/). I/O floor: "
         "writing the same files into an empty folder with nothing else. The full builds below run with the "
