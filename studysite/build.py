@@ -241,7 +241,9 @@ def generate(
         # back as it was must be written again: the next generation, with the new lock, is remembered),
         # nor when a bank changed while this one read it.
         if key is not None and not pending and cache.generation_key(banks_dir, *options) == key:
-            cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files), keys)
+            # Each bank's questions in every language apart: after an edit most are those of the last record.
+            groups = [tuple(site.entries[s].text[lang] for s in bank.slugs for lang in LANGS) for bank in site.banks]
+            cache.remember(docs_dir, key, replace(result, files={}, written=[]), sorted(result.files), keys, groups)
     laps.lap("record")
     result.timings = laps.times
     return result

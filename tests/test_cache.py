@@ -434,6 +434,34 @@ def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkey
 
 
 @pytest.mark.unit
+def test_the_record_of_an_edit_pickles_only_the_edited_banks_questions_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record keeps each bank's questions apart, and a process that records again pickles only the
+    banks whose questions changed. What a later unchanged generation returns is the edited one's result."""
+    banks = copy_banks(tmp_path / "banks")
+    (banks / "second.txt").write_text(
+        "第二个题库\nQ: 什么是 NVLink？\nGPU 之间的高速互连。\n\nQ: 什么是 PCIe？\n主机与设备之间的总线。\n",
+        encoding="utf-8",
+    )
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    generate(banks, docs)  # the first one wrote the lock: this one is recorded
+    _answer(banks)
+    generate(banks, docs)  # the edit changes the answer's line in slugs.lock: written, not recorded
+    pickled: list[object] = []
+    real = cache.pickle.dumps
+    monkeypatch.setattr(cache.pickle, "dumps", lambda value, **kw: pickled.append(value) or real(value, **kw))
+    edited = generate(banks, docs)
+    groups = [v for v in pickled if isinstance(v, tuple) and v and all(hasattr(q, "blocks") for q in v)]
+    assert len(groups) == 1 and len(groups[0]) == len(LANGS) * len(edited.site.bank("ai-infra-3").slugs)
+    monkeypatch.setattr(cache.pickle, "dumps", real)
+    again = generate(banks, docs)
+    assert again.unchanged
+    assert again.site == edited.site and again.sources == edited.sources and again.warnings == edited.warnings
+
+
+@pytest.mark.unit
 def test_a_generation_says_how_long_each_phase_took(tmp_path: Path) -> None:
     """`Result.timings` (what `make bench` prints for an edit): every phase of a generation, in order, and
     within its wall time; an unchanged generation only checked that nothing changed."""
