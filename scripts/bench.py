@@ -226,8 +226,9 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     again, nothing changed, its output and cache there (every local rebuild); after an edit: one
     answer line changed, then generated with the previous output and cache, once as `make serve`
     does (in this process, without forks, in place: `Row.gen_edit`) and once more as `make site` does
-    (a new process: `Row.gen_edit_site`). Medians of `runs` rounds; their CPU times go to `cpu`. Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median
-    time of its phases (same functions, without the cache); and the I/O floor: plain creation of the same files
+    (a new process: `Row.gen_edit_site`). Medians of `runs` rounds; their CPU times go to `cpu`.
+    Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median time of its
+    phases (same functions, without the cache); and the I/O floor: plain creation of the same files
     in an empty folder, no logic. The corpus gets its slugs.lock first, as a repository has one."""
     docs = c.work / "gen-docs"
     studybuild.generate(c.banks, docs)  # the lock a repository keeps beside its banks
