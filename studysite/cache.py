@@ -260,14 +260,21 @@ def last_pages(docs_dir: Path) -> dict[str, tuple[bytes, FileState]]:
         return held[1]  # this process wrote the record: not read again
     try:
         state, _, pages, _ = _last_record(docs_dir, None)
-        left = {rel: (size, mtime, ctime, ino) for rel, size, mtime, ctime, ino in state}
-        return {path: (page, left[path]) for path, page in pages.items() if path in left}
+        return _pages_as_left(state, pages)
     except Exception:  # missing, unreadable, corrupt, of another layout: every page is compared
         return {}
 
 
 _HELD_PAGES: dict[str, tuple[tuple[int, int, int] | None, dict[str, tuple[bytes, FileState]]]] = {}
 """What `last_pages` would read from the record this process wrote last (see `_HELD`), by its path."""
+
+
+def _pages_as_left(
+    state: list[tuple[str, int, int, int, int]], pages: Mapping[str, bytes]
+) -> dict[str, tuple[bytes, FileState]]:
+    """Each page's key with the state (`tree_state`) its file was left in."""
+    left = {rel: (size, mtime, ctime, ino) for rel, size, mtime, ctime, ino in state}
+    return {rel: (page, left[rel]) for rel, page in pages.items() if rel in left}
 
 
 def _last_record(
@@ -310,9 +317,8 @@ def remember(
         with open(tmp, "wb") as handle:
             handle.write(SERIAL + key + _check(payload) + payload)
         os.replace(tmp, path)
-        left = {rel: (size, mtime, ctime, ino) for rel, size, mtime, ctime, ino in state}
         _HELD_PAGES.clear()  # one docs folder's, as `_HELD`
-        _HELD_PAGES[os.fspath(path)] = (_identity(path), {p: (k, left[p]) for p, k in pages.items() if p in left})
+        _HELD_PAGES[os.fspath(path)] = (_identity(path), _pages_as_left(state, pages))
     except Exception:
         _HELD_PAGES.pop(os.fspath(path), None)
         with contextlib.suppress(OSError):
@@ -329,11 +335,10 @@ def _pickle_grouped(value: Any, groups: Sequence[tuple[object, ...]]) -> bytes:
     place: dict[int, tuple[int, int]] = {}
     blobs = []
     for number, group in enumerate(groups):
+        # The held groups keep their objects alive, so equal ids are the very same objects.
         ids = tuple(map(id, group))
         last = held.get(ids)
-        data = last[1] if last is not None and all(a is b for a, b in zip(last[0], group, strict=True)) else None
-        if data is None:
-            data = pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
+        data = last[1] if last is not None else pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
         now[ids] = (group, data)
         blobs.append(data)
         for at, obj in enumerate(group):
