@@ -82,8 +82,13 @@ class Question:
     pending: tuple[int, ...] = ()
     """In a translation file: lines still marked `[zh]` (not yet translated); empty when done."""
 
-    @property
-    def answer_lines(self) -> list[str]:
+    # The texts below are derived from the fields, once per object: a generation asks for them ~55,000
+    # times at 5,000 questions (links, glossary uses, hashes, in every language), and after an edit
+    # all but one question are the objects of the last generation. They are left out of pickles
+    # (`__getstate__`), so a question's cache digest and its stored form are its fields alone.
+
+    @cached_property
+    def answer_lines(self) -> tuple[str, ...]:
         """The answer as text, a line per paragraph, lead-in and list item (no list markers)."""
         lines: list[str] = []
         for block in self.blocks:
@@ -91,17 +96,29 @@ class Question:
                 lines.extend(item.text for item in block.items)
             else:
                 lines.append(block.text)
-        return lines
+        return tuple(lines)
 
-    @property
-    def text_lines(self) -> list[str]:
+    @cached_property
+    def text_lines(self) -> tuple[str, ...]:
         """The question, then its answer_lines: every text line of it, what search, hashes and tags read."""
-        return [self.text, *self.answer_lines]
+        return (self.text, *self.answer_lines)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Hash of the question and its answer (`content_hash`)."""
+        return hashlib.sha256("\n".join(self.text_lines).encode("utf-8")).hexdigest()[:12]
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: value for name, value in self.__dict__.items() if name not in _DERIVED}
+
+
+_DERIVED = frozenset(("answer_lines", "text_lines", "content_hash"))
+"""Question's cached derived texts (kept in its __dict__ once asked for, never pickled)."""
 
 
 def content_hash(q: Question) -> str:
     """Hash of a question and its answer, so a reader's mark can tell that the text changed since."""
-    return hashlib.sha256("\n".join(q.text_lines).encode("utf-8")).hexdigest()[:12]
+    return q.content_hash
 
 
 @dataclass(frozen=True)

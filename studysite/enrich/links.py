@@ -129,7 +129,11 @@ def related_questions(
     total = score + _units(TAG_WEIGHT) * _shared_tags(entries, a, b)
     ok = total >= _units(MIN_SCORE)
     a, b, total = a[ok], b[ok], total[ok]
-    rank = np.lexsort((b, -total, a))  # per question: best total first, then the earlier question
+    # Per question: best total first, then the earlier question. The pairs are in (a, b) order
+    # already, so two stable sorts do it: by total, then by question (radix on small integers);
+    # a three-key lexsort took 0.20 s of 763,000 pairs at 5,000 questions, these 0.06 s.
+    rank = np.argsort(-total, kind="stable")
+    rank = rank[np.argsort(a[rank].astype(_index_type(n)), kind="stable")]
     a, b = a[rank], b[rank]
     row_start = np.searchsorted(a, np.arange(n))
     place = np.arange(len(a)) - row_start[a]
@@ -198,18 +202,28 @@ class TermNumbers:
             self._reset()
 
 
+def _index_type(n: int) -> type:
+    """The smallest unsigned integer type that holds 0 .. n-1: numpy sorts 8- and 16-bit integers
+    stably by radix, in one pass."""
+    import numpy as np
+
+    return np.uint16 if n <= 1 << 16 else np.uint32 if n <= 1 << 32 else np.uint64
+
+
 def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """How many tags questions a[k] and b[k] share, for every k."""
+    """How many tags questions a[k] and b[k] share, for every k: each question's tags as bits, 64 tags
+    to a word, and the bits both have counted (one pass over the pairs per 64 tags, not per tag)."""
     import numpy as np
 
     ids: dict[str, int] = {}
     rows = [[ids.setdefault(tag, len(ids)) for tag in e.tags] for e in entries]
-    has = np.zeros((len(entries), max(1, len(ids))), dtype=np.uint8)
+    words = np.zeros((max(1, -(-len(ids) // 64)), len(entries)), dtype=np.uint64)
     for i, row in enumerate(rows):
-        has[i, row] = 1
+        for tag in row:
+            words[tag >> 6, i] |= np.uint64(1 << (tag & 63))
     shared = np.zeros(len(a), dtype=np.int64)
-    for column in has.T:  # one pass per tag keeps memory at the size of the pair list
-        shared += column[a] & column[b]
+    for word in words:  # one pass per 64 tags keeps memory at the size of the pair list
+        shared += np.bitwise_count(word[a] & word[b])
     return shared
 
 
@@ -256,6 +270,10 @@ def inline_links(
     return out
 
 
+_Links = tuple[tuple[str, str], ...]
+"""An answer's inline links: (term, target slug) pairs."""
+
+
 class HeldLinks:
     """inline_links kept from one build to the next in a process (`make serve`, the benchmark): when a
     language's subjects are those of the last build, only the questions whose answer changed are
@@ -264,7 +282,7 @@ class HeldLinks:
 
     def __init__(self) -> None:
         # per language: its subjects, and per slug the answer's lines and their links
-        self._last: dict[str, tuple[dict[str, str], dict[str, tuple[list[str], tuple[tuple[str, str], ...]]]]] = {}
+        self._last: dict[str, tuple[dict[str, str], dict[str, tuple[tuple[str, ...], _Links]]]] = {}
 
     def kept_subjects(self, lang: Lang) -> dict[str, str] | None:
         """The subjects of the last build kept here in `lang`, if any: `update` searches only changed
@@ -319,7 +337,7 @@ def _alternation(names: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _answer_links(
-    pattern: re.Pattern[str], subjects: dict[str, str], slug: str, answer_lines: list[str]
+    pattern: re.Pattern[str], subjects: dict[str, str], slug: str, answer_lines: tuple[str, ...]
 ) -> tuple[tuple[str, str], ...]:
     """The inline links of one answer: the first whole mention of each subject but its own, at most
     MAX_INLINE_LINKS."""

@@ -47,8 +47,8 @@ def render_site(
 ) -> Iterator[Page]:
     """Every generated page of one language. `repo_url` (a GitHub repository) adds "report an error"
     and "edit the source" links to question pages. Question pages, print editions and the lists of a
-    tag's or a glossary term's questions whose inputs `memo` has seen are taken from it (`PageKeys`
-    says what each is rendered from); the other pages are few and are rendered every time."""
+    bank's, a tag's or a glossary term's questions whose inputs `memo` has seen are taken from it
+    (`PageKeys` says what each is rendered from); the other pages are few and are rendered every time."""
     study = list(study_pages(site, lang))
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
     yield Page("index.md", home_page(site, lang, review))
@@ -68,9 +68,13 @@ def render_site(
     # The glossary finders, looked up once (their cache key hashes every glossary term).
     finders = {text: term_finder(site.glossary, text) for text in LANGS} if site.glossary else {}
     for bank in site.banks:
-        for path, text in listings.bank_pages(site, bank, lang):
-            yield Page(path, text)
-        yield Page(f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
+        key = keys.listing("bank", bank, [site.entries[slug] for slug in bank.slugs])
+        pages = memo.get(key) if memo.enabled else MISSING
+        if pages is MISSING:
+            nav = (f"{bank.id}/{BANK_NAV}", bank_nav_js(site, bank, lang))
+            pages = memo.put(key, [*listings.bank_pages(site, bank, lang), nav])
+        for path, text in pages:
+            yield Page(path, text, key)
         for slug in bank.slugs:
             entry = site.entries[slug]
             key = keys.question(entry)
@@ -108,8 +112,9 @@ def render_site(
 
 
 class PageKeys:
-    """The cache keys of one language's question pages, print editions and tag and term lists: hashes
-    of what `question_page`, `print_pages`, `tag_pages` and `term_pages` read (the code is part of every
+    """The cache keys of one language's question pages, print editions, bank pages (with the bank's
+    nav.js) and tag and term lists: hashes of what `question_page`, `print_pages`, `bank_pages`,
+    `bank_nav_js`, `tag_pages` and `term_pages` read (the code is part of every
     key, studysite/cache.py). Change what one of them reads, and its key here must change with it
     (tests/test_cache.py edits each input and compares with a build without the cache)."""
 
@@ -160,8 +165,8 @@ class PageKeys:
         return self.memo.key("print", self.lang, self.tags, self._bank(bank.id), entries)
 
     def listing(self, kind: str, subject: object, entries: list[Entry]) -> bytes:
-        """A list of questions (a tag's pages, a glossary term's) reads what it lists them under (the
-        tag; the term's id and name) and each question's place and title."""
+        """A list of questions (a bank's pages and nav.js, a tag's pages, a glossary term's) reads what
+        it lists them under (the bank; the tag; the term's id and name) and each question's place and title."""
         if not self.memo.enabled:
             return b""
         places = self._places
