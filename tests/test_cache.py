@@ -499,3 +499,26 @@ def test_a_lock_put_back_is_written_again(tmp_path: Path) -> None:
     (banks / "slugs.lock").write_bytes(old_lock)  # as `git checkout banks/slugs.lock` would
     result = generate(banks, docs)
     assert not result.unchanged and (banks / "slugs.lock").read_bytes() == new_lock
+
+
+@pytest.mark.unit
+def test_a_questions_derived_texts_are_kept_out_of_its_digest_and_pickle() -> None:
+    """A question keeps its answer lines, text lines and content hash once asked for (model.py), but
+    its cache digest and its pickle are its fields alone: the same whether anything asked or not."""
+    import pickle
+
+    from studysite.model import ListBlock, ListItem, Paragraph, Question, content_hash
+
+    def fresh() -> Question:
+        items = (ListItem("第一点", (3,), ("- 第一点",)), ListItem("第二点", (4,), ("- 第二点",)))
+        return Question("什么是 NCCL？", (Paragraph("集合通信库。", 2), ListBlock(False, 1, items)), 1, 0)
+
+    asked, untouched = fresh(), fresh()
+    assert asked.answer_lines == ("集合通信库。", "第一点", "第二点")
+    assert asked.text_lines == ("什么是 NCCL？", *asked.answer_lines)
+    assert content_hash(asked) == asked.content_hash and len(asked.content_hash) == 12
+    assert {"answer_lines", "text_lines", "content_hash"} <= vars(asked).keys()
+    assert cache.digest(asked) == cache.digest(untouched)
+    assert pickle.dumps(asked) == pickle.dumps(untouched)
+    again = pickle.loads(pickle.dumps(asked))
+    assert again == asked and "content_hash" not in vars(again) and again.content_hash == asked.content_hash

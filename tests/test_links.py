@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -113,6 +114,30 @@ def test_related_questions_follow_their_definition(questions: list[tuple[dict[st
     ]
     terms = {f"q{i}": own for i, (own, _) in enumerate(questions)}
     assert links.related_questions(entries, terms) == _reference_related(entries, terms)
+
+
+def test_shared_tags_are_counted_across_every_word_of_tags() -> None:
+    """`_shared_tags` keeps 64 tags to a word: pairs sharing tags in the first, a later and several
+    words count each shared tag once, as set intersection does."""
+    import numpy as np
+
+    rng = random.Random(7)
+    names = [f"t{k}" for k in range(150)]  # three words of tags
+    entries = [
+        Entry(
+            slug=f"q{i}",
+            bank_id="b",
+            index=i,
+            text={},
+            translated=True,
+            tags=tuple(rng.sample(names, rng.randint(0, 9))),
+        )
+        for i in range(80)
+    ]
+    a, b = np.array([i for i in range(80) for _ in range(80)]), np.array([j for _ in range(80) for j in range(80)])
+    got = links._shared_tags(entries, a, b).tolist()
+    want = [len(set(entries[i].tags) & set(entries[j].tags)) for i, j in zip(a.tolist(), b.tolist(), strict=True)]
+    assert got == want and max(want) > 1 and len({tag for e in entries for tag in e.tags}) > 128
 
 
 # --- kept between builds: the same results as computing afresh ----------------------------------------
