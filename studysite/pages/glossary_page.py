@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import groupby
 
-from pypinyin import Style, lazy_pinyin
-
 from .. import cache
 from ..cache import Memo
 from ..i18n import t
@@ -86,6 +84,8 @@ def jump_key(term: GlossaryTerm, lang: Lang) -> str:
     "#" for a digit or anything else."""
     first = term.names[lang].strip()[:1]
     if LANGUAGES.base(lang) == _PINYIN and first and not first.isascii():
+        from pypinyin import Style, lazy_pinyin  # here: its import is 0.2 s, in every build process
+
         first = lazy_pinyin(first, style=Style.FIRST_LETTER, errors="ignore")[0][:1] if first else ""
     first = first.upper()
     return first if "A" <= first <= "Z" else "#"
@@ -93,7 +93,11 @@ def jump_key(term: GlossaryTerm, lang: Lang) -> str:
 
 def _sort_name(term: GlossaryTerm, lang: Lang) -> str:
     name = term.names[lang]
-    return " ".join(lazy_pinyin(name)).casefold() if LANGUAGES.base(lang) == _PINYIN else name.casefold()
+    if LANGUAGES.base(lang) != _PINYIN:
+        return name.casefold()
+    from pypinyin import lazy_pinyin
+
+    return " ".join(lazy_pinyin(name)).casefold()
 
 
 _PINYIN = LANGUAGES.bank.lang

@@ -1,7 +1,8 @@
 """Offline reading: the service worker and manifest of one build, and the whole site as a zip for file://.
 
-Runs last, on the finished site (both languages, Pagefind, sitemap). It hashes every file, derives the
-build version from those hashes (no clock: the same site gives the same bytes), and writes
+Runs last, on the finished site (both languages, Pagefind, sitemap); only the zip's first part, every
+file but Pagefind's and the decks, starts earlier, beside Pagefind (begin_zip). It hashes every file,
+derives the build version from those hashes (no clock: the same site gives the same bytes), and writes
   - offline-manifest.json: every file with its size, hash and precache group;
   - sw.js at the site root (overrides/sw.js with the version and its strings baked in): a new build
     changes its bytes, which is what makes browsers install the new worker;
@@ -44,6 +45,8 @@ import gzip
 import hashlib
 import html
 import json
+import logging
+import os
 import re
 import zipfile
 import zlib
@@ -52,6 +55,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from .. import parallel
 from ..i18n import t
 from ..languages import holding
 from ..model import Lang
@@ -73,6 +77,8 @@ FILE_DATA = "assets/qa/file-data.js"
 FILE_ANSWERS = "assets/qa/file-answers.js"
 """In each language of the zip: every question page's answer, loaded when a study tool asks for one."""
 QUESTION_DATA = "assets/qa/questions.json"
+
+log = logging.getLogger("mkdocs.plugins.studysite")
 
 
 @dataclass(frozen=True)
@@ -109,10 +115,14 @@ class SiteFile:
     """The bank whose folder holds it (for a search fragment: the page it indexes), else `""`."""
 
 
-def finish_offline(site_dir: Path, config: Any) -> None:
-    """The mkdocs entry point: the site's languages come from config.extra.qa."""
-    languages = [Language(lang["lang"], lang["root"], lang["html_lang"]) for lang in config.extra["qa"]["languages"]]
-    write_offline(site_dir, languages)
+def site_languages(config: Any) -> list[Language]:
+    """The site's languages, from the MkDocs config's extra.qa."""
+    return [Language(lang["lang"], lang["root"], lang["html_lang"]) for lang in config.extra["qa"]["languages"]]
+
+
+def finish_offline(site_dir: Path, config: Any, zip_first: parallel.Side[ZipFirst] | None = None) -> None:
+    """The mkdocs entry point; `zip_first`: the zip's part that begin_zip started."""
+    write_offline(site_dir, site_languages(config), zip_first)
 
 
 def refresh_offline(site_dir: Path) -> str:
@@ -122,12 +132,13 @@ def refresh_offline(site_dir: Path) -> str:
     return write_offline(site_dir, languages)
 
 
-def write_offline(site_dir: Path, languages: list[Language]) -> str:
-    """Write manifest, service worker and zip for the site in `site_dir`; returns the build version."""
+def write_offline(site_dir: Path, languages: list[Language], zip_first: parallel.Side[ZipFirst] | None = None) -> str:
+    """Write manifest, service worker and zip for the site in `site_dir`; returns the build version.
+    `zip_first`: the zip's first part, begun earlier (begin_zip)."""
     _remove_previous(site_dir, languages)
     # The zip first: its home pages drop the download link and the offline control, so they do not
     # depend on its size or the scopes' sizes; its deflate sizes are the manifest's compressed sizes.
-    out, packed = write_zip(site_dir, languages)
+    out, packed = write_zip(site_dir, languages, zip_first)
     size = out.stat().st_size
     for lang in languages:
         _show_zip_size(site_dir / lang.root / "index.html", size)
@@ -272,48 +283,120 @@ def manifest_json(files: list[SiteFile], languages: list[Language], version: str
     return head[:-1] + ',\n"files": [\n' + rows + "\n]}\n"
 
 
-def write_zip(site_dir: Path, languages: list[Language]) -> tuple[Path, dict[str, int]]:
-    """The site for file://: sorted entries, fixed timestamps and modes, so the same site gives the same zip.
+ZIP_LAST = ("pagefind/", "downloads/")
+"""Folders of the site that later finishing steps write (Pagefind's index, the Anki/CSV decks) while
+the zip's first part is compressed beside them (begin_zip): zipped last, after those steps are done."""
+
+
+@dataclass(frozen=True)
+class ZipFirst:
+    """The zip's first part, in its .tmp file: every file outside ZIP_LAST and the study data scripts."""
+
+    seen: dict[str, tuple[int, int]]
+    """Each file it read, by path: (mtime in ns, size) before reading (a file changed since is read again)."""
+    packed: dict[str, int]
+    """Compressed size of each entry, by path below the site root."""
+
+
+def begin_zip(site_dir: Path, languages: list[Language], *, fork: bool) -> parallel.Side[ZipFirst]:
+    """Start the zip's first part: in a forked child (`fork`, when forking is safe) while this process
+    goes on (Pagefind, which takes one core, runs meanwhile: at 5,000 questions both take ~30 s), else
+    in this process when write_zip asks. Call it when every page is in place."""
+    _remove_previous(site_dir, languages)
+    return parallel.Side(lambda: _zip_first(site_dir, languages), fork=fork and parallel.can_fork())
+
+
+def write_zip(
+    site_dir: Path, languages: list[Language], first: parallel.Side[ZipFirst] | None = None
+) -> tuple[Path, dict[str, int]]:
+    """The site for file://: fixed entry order (every file outside ZIP_LAST by path, the study data
+    scripts, then ZIP_LAST's files by path), timestamps and modes, so the same site gives the same zip.
+    `first`: begin_zip's part, if begun; it is zipped again here if a file it read changed meanwhile.
     Returns the zip and the compressed size of each site file it holds, by path."""
     out = site_dir / ZIP_PATH
-    out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
-    homes = {lang.root + "index.html": lang for lang in languages}
-    paths = sorted(
-        p.relative_to(site_dir).as_posix()
-        for p in site_dir.rglob("*")
-        if p.is_file() and not _left_out_of_zip(p.relative_to(site_dir).as_posix())
-    )
-    data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
-    answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
-    entries: list[tuple[str, bytes]] = []
-    for path in paths:
-        raw = (site_dir / path).read_bytes()
-        lang = holding(path, languages)
-        inside = path[len(lang.root) :]
-        if inside == QUESTION_DATA:
-            data[lang.root][inside] = raw.decode("utf-8")
-        if path.endswith(".html"):
-            page = raw.decode("utf-8")
-            answer = _ANSWER_DIV.search(page)
-            if answer:
-                answers[lang.root][inside.removesuffix("index.html")] = f"<!doctype html><body>{answer.group(0)}</body>"
-            raw = file_page(page, homes.get(path), inside.count("/")).encode("utf-8")
-        entries.append((path, raw))
-    for lang in languages:
-        shim = FILE_FETCH_SOURCE.read_text(encoding="utf-8")
-        entries.append((lang.root + FILE_DATA, (_script("qaFileData", data[lang.root]) + shim).encode("utf-8")))
-        entries.append((lang.root + FILE_ANSWERS, _script("qaFileAnswers", answers[lang.root]).encode("utf-8")))
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
-        for path, raw in sorted(entries):
-            info = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path}", date_time=(1980, 1, 1, 0, 0, 0))
-            info.create_system = 3
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, raw, compresslevel=6)
+    part = first.result() if first is not None else None
+    now = _zippable(site_dir)
+    earlier = {path: key for path, key in now.items() if not path.startswith(ZIP_LAST)}
+    if part is not None and part.seen != earlier:
+        changed = sorted(set(part.seen.items()) ^ set(earlier.items()))[0][0]
+        log.warning("studysite: %s changed while the offline zip was written; zipping it again", changed)
+        part = None
+    if part is None:
+        part = _zip_first(site_dir, languages)
+    with zipfile.ZipFile(tmp, "a", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
+        for path in sorted(now.keys() - earlier.keys()):
+            _add(zf, path, _zip_bytes(site_dir, path, languages))
         packed = {info.filename[len(ZIP_FOLDER) + 1 :]: info.compress_size for info in zf.infolist()}
     tmp.replace(out)
     return out, packed
+
+
+def _zippable(site_dir: Path) -> dict[str, tuple[int, int]]:
+    """Every file the zip holds, by path below the site root: (mtime in ns, size)."""
+    found = {}
+    for folder, _dirs, names in os.walk(site_dir):
+        for name in names:
+            file = Path(folder, name)
+            path = file.relative_to(site_dir).as_posix()
+            if not _left_out_of_zip(path):
+                st = file.stat()
+                found[path] = (st.st_mtime_ns, st.st_size)
+    return found
+
+
+def _zip_first(site_dir: Path, languages: list[Language]) -> ZipFirst:
+    """Write the zip's .tmp with every file outside ZIP_LAST, then each language's study data scripts:
+    the question list and every question page's answer, gathered from the same files."""
+    out = site_dir / ZIP_PATH
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
+    answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
+    seen = {}
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
+        for path in sorted(p for p in _zippable(site_dir) if not p.startswith(ZIP_LAST)):
+            st = (site_dir / path).stat()  # before reading: a change after it shows in write_zip
+            seen[path] = (st.st_mtime_ns, st.st_size)
+            _add(zf, path, _zip_bytes(site_dir, path, languages, data, answers))
+        for lang in languages:
+            shim = FILE_FETCH_SOURCE.read_text(encoding="utf-8")
+            _add(zf, lang.root + FILE_DATA, (_script("qaFileData", data[lang.root]) + shim).encode("utf-8"))
+            _add(zf, lang.root + FILE_ANSWERS, _script("qaFileAnswers", answers[lang.root]).encode("utf-8"))
+        packed = {info.filename[len(ZIP_FOLDER) + 1 :]: info.compress_size for info in zf.infolist()}
+    return ZipFirst(seen, packed)
+
+
+def _zip_bytes(
+    site_dir: Path,
+    path: str,
+    languages: list[Language],
+    data: dict[str, dict[str, str]] | None = None,
+    answers: dict[str, dict[str, str]] | None = None,
+) -> bytes:
+    """A site file as the zip holds it (a page through file_page); the question data and each
+    question page's answer go into `data` and `answers` by language root."""
+    raw = (site_dir / path).read_bytes()
+    lang = holding(path, languages)
+    inside = path[len(lang.root) :]
+    if inside == QUESTION_DATA and data is not None:
+        data[lang.root][inside] = raw.decode("utf-8")
+    if not path.endswith(".html"):
+        return raw
+    page = raw.decode("utf-8")
+    answer = _ANSWER_DIV.search(page)
+    if answer and answers is not None:
+        answers[lang.root][inside.removesuffix("index.html")] = f"<!doctype html><body>{answer.group(0)}</body>"
+    home = next((lang for lang in languages if path == lang.root + "index.html"), None)
+    return file_page(page, home, inside.count("/")).encode("utf-8")
+
+
+def _add(zf: zipfile.ZipFile, path: str, raw: bytes) -> None:
+    info = zipfile.ZipInfo(f"{ZIP_FOLDER}/{path}", date_time=(1980, 1, 1, 0, 0, 0))
+    info.create_system = 3
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    zf.writestr(info, raw, compresslevel=6)
 
 
 def file_page(page: str, home: Language | None, depth: int = 0) -> str:

@@ -238,16 +238,27 @@ def finish_site(
     """Check nothing was lost or invented, index both languages with Pagefind, write one sitemap.
 
     `generated` is the build.Result the pages came from (None: nothing to check against). Pagefind
-    runs as a child process while this one checks the site and writes the downloads (both only read
-    the HTML pages Pagefind reads, and Pagefind indexes nothing they write). `downloads` is what
+    runs as a child process while this one checks the site and writes the downloads, and a forked
+    child zips the site for file:// (all three only read the HTML pages Pagefind reads, and Pagefind
+    indexes nothing they write; the zip takes Pagefind's files and the decks last). `downloads` is what
     `start_downloads` returned when they started earlier. `report` receives each FILE:LINE problem
     of a failed check before the SiteError.
     """
+    from .offline import begin_zip, finish_offline, site_languages
     from .vendor import copy_vendor
 
     copy_vendor(site_dir)  # the browser libraries (studysite/vendor.py), before the offline files hash the site
     if downloads is None and generated is not None:
         downloads = start_downloads(site_dir, config, generated, fork=False)
+    write_sitemap(site_dir, config)
+    if generated is not None:
+        from .search_terms import write_search_terms
+
+        write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
+    step("sitemap written")
+    # Every page is in place now: the offline zip's first part (every file but Pagefind's and the
+    # decks) is compressed by a forked child beside Pagefind, which keeps to one core.
+    zip_first = begin_zip(site_dir, site_languages(config), fork=True)
     pagefind = start_pagefind(site_dir)
     try:
         if generated is not None and generated.sources is not None:
@@ -264,23 +275,16 @@ def finish_site(
             written = downloads.result()
             log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
         step("downloads written")
+        wait_pagefind(pagefind, site_dir, _languages(config), report)
+        step("search index written (Pagefind)")
     except BaseException:
         if downloads is not None:
             downloads.cancel()
+        zip_first.cancel()
         stop_pagefind(pagefind)
         raise
-    wait_pagefind(pagefind, site_dir, _languages(config), report)
-    step("search index written (Pagefind)")
-    write_sitemap(site_dir, config)
-    if generated is not None:
-        from .search_terms import write_search_terms
-
-        write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
-    step("sitemap written; offline files next")
     # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
-    from .offline import finish_offline
-
-    finish_offline(site_dir, config)
+    finish_offline(site_dir, config, zip_first)
 
 
 def start_downloads(site_dir: Path, config: Any, generated: Any, *, fork: bool) -> parallel.Side[list[str]]:
