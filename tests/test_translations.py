@@ -3,6 +3,8 @@ English is marked and warned, `make translation` writes a template that round-tr
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import subprocess
 import sys
@@ -27,8 +29,9 @@ def _build(banks: Path, out: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def _en_title(files: dict[str, str], slug: str) -> str:
+    """The English page's title as a reader sees it (its front matter's, which every page has)."""
     page = files[f"en/{BANK}/{slug}.md"]
-    return next(line[2:] for line in page.splitlines() if line.startswith("# "))
+    return html.unescape(json.loads(next(line[7:] for line in page.splitlines() if line.startswith("title: "))))
 
 
 def _questions(text: str) -> list[tuple[int, str]]:
@@ -174,7 +177,7 @@ def test_template_round_trips(tmp_path: Path) -> None:
     ]
     target.write_text("\n".join(lines), encoding="utf-8")
     _, files = _build(banks, tmp_path / "docs")
-    assert _en_title(files, "two-batch-overlap") == "What is two&#45;batch overlap? When does it hurt?"
+    assert _en_title(files, "two-batch-overlap") == "What is two-batch overlap? When does it hurt?"
     assert "Not yet translated" not in files[f"en/{BANK}/two-batch-overlap.md"]
     assert "Not yet translated" in files[f"en/{BANK}/optimizations-deepseek-v3.md"]
     report = subprocess.run([*script, "report"], capture_output=True, text=True).stdout

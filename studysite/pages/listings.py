@@ -18,7 +18,7 @@ from ..i18n import t
 from ..languages import LANGUAGES
 from ..model import BankInfo, Entry, Lang, Site, Tag
 from . import downloads
-from .markup import clip, el, escape, front_matter, md_text, tag_anchor
+from .markup import clip, el, escape, front_matter, html_block, md_text, tag_anchor
 from .offline_control import offline_control
 
 PAGE_SIZE = 100
@@ -212,7 +212,9 @@ def _list_page(
     start = (k - 1) * PAGE_SIZE
     attr = f' start="{start + 1}"' if start else ""
     if banks:
-        lines += ['<ul class="qa-index">', *_bank_items(banks[start : start + PAGE_SIZE], page.url, lang), "</ul>", ""]
+        lines += html_block(
+            '<ul class="qa-index">', *_bank_items(banks[start : start + PAGE_SIZE], page.url, lang), "</ul>"
+        )
     else:
         # _href's answer for a question outside the page's own first folder, without splitting two
         # paths per item (tag and glossary lists hold ~115,000 items at 5,000 questions); for the same
@@ -229,9 +231,9 @@ def _list_page(
                 else _href(page.url, _question_url(e)),
             )
         ]
-        lines += ['<div class="qa-bank-list">', f"<ol{attr}>", *items, "</ol>", "</div>", ""]
+        lines += html_block('<div class="qa-bank-list">', f"<ol{attr}>", *items, "</ol>", "</div>")
     if total > 1:
-        lines += [pager(pages, k, lang), ""]
+        lines += html_block(pager(pages, k, lang))
     lines += after
     return "\n".join(lines)
 

@@ -37,6 +37,23 @@ class Page:
     means an equal text. Empty for the pages rendered every time."""
 
 
+HTML_OPEN = "<!-- qa:html -->"
+HTML_CLOSE = "<!-- /qa:html -->"
+"""The lines around the HTML a page's Markdown holds (html_block)."""
+
+
+def html_block(*parts: str) -> list[str]:
+    """Lines of a page's Markdown that hold HTML: `parts` (empty ones left out) between HTML_OPEN and
+    HTML_CLOSE, and a blank line after; nothing when every part is empty.
+
+    Python-Markdown and MkDocs each read every raw HTML block of a page with an HTML parser (where it
+    ends, which ids it has): a fifth of a build's CPU, spent on HTML we wrote. The Markdown extension
+    studysite/site/html_blocks.py (mkdocs.yml) puts what stands between these lines into the page
+    as it is; without it they are two HTML comments around the same HTML, and Markdown parses it."""
+    kept = [part for part in parts if part]
+    return [HTML_OPEN, *kept, HTML_CLOSE, ""] if kept else []
+
+
 def escape(text: str) -> str:
     """`html.escape`, with its five replacements skipped for the many texts that need none."""
     return html.escape(text) if _HTML_SPECIAL.search(text) else text

@@ -26,7 +26,7 @@ from . import downloads, listings
 from .answer import answer_blocks_html, answer_html, bilingual_source, bilingual_toggle
 from .downloads import site_root
 from .glossary_page import GLOSSARY_PATH, glossary_page, glossary_term_pages, glossary_uses
-from .markup import HTML_LANG, Markup, Page, clip, el, escape, front_matter, md_text
+from .markup import HTML_LANG, Markup, Page, clip, el, escape, front_matter, html_block, md_text
 from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 from .print_edition import print_pages
 from .render_study import REVIEW_PATH, study_pages
@@ -235,21 +235,25 @@ def question_page(
         },
     )
     lines += [f"# {md_text(q.text)}" + (" { .qa-title--long }" if _long_title(q.text) else ""), ""]
-    if lang == _TRANSLATION and not entry.translated:
-        lines += [el("p", {"class": "qa-untranslated", "lang": HTML_LANG[lang]}, t("question.untranslated", lang)), ""]
+    untranslated = lang == _TRANSLATION and not entry.translated
     links = {
         term: f"../../{site.entries[slug].path[:-3]}/"
         for term, slug in site.inline_links.get(lang, {}).get(entry.slug, ())
     }
-    shown_in: Lang | None = _BANK if lang == _TRANSLATION and not entry.translated else None
+    shown_in: Lang | None = _BANK if untranslated else None
     if site.glossary and finder is None:
         finder = term_finder(site.glossary, text_lang(entry, lang))
     terms = (finder, lang) if finder is not None else None
-    lines += [bilingual_toggle(lang), ""]
-    lines += [answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms), ""]
-    lines += [bilingual_source(entry, lang, "qa-answer"), ""]
-    lines += _after_answer(entry, lang)
-    lines += _source_links(entry, bank, lang, repo_url, site_url)
+    lines += html_block(
+        el("p", {"class": "qa-untranslated", "lang": HTML_LANG[lang]}, t("question.untranslated", lang))
+        if untranslated
+        else "",
+        bilingual_toggle(lang),
+        answer_html(q, entry.slug, entry.content_hash, links, shown_in, terms),
+        bilingual_source(entry, lang, "qa-answer"),
+        *_after_answer(entry, lang),
+        _source_links(entry, bank, lang, repo_url, site_url),
+    )
     if entry.related:
         lines += [f"## {md_text(t('question.related', lang))} {{ #related }}", ""]
         for slug in entry.related:
@@ -260,7 +264,7 @@ def question_page(
         f"{md_text(t('question.bank', lang) + t('punct.colon', lang))}[{md_text(bank.titles[lang])}](index.md)",
         "",
     ]
-    lines += _pager(site, entry, bank, lang)
+    lines += html_block(_pager(site, entry, bank, lang))
     return "\n".join(lines)
 
 
@@ -436,7 +440,7 @@ def _long_title(text: str) -> bool:
     return sum(2 if ord(c) > 0x2E7F else 1 for c in text) > LONG_TITLE
 
 
-def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
+def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> str:
     # The entry's index is its place in the bank; a search for it would make the site quadratic.
     i = entry.index if bank.slugs[entry.index : entry.index + 1] == (entry.slug,) else bank.slugs.index(entry.slug)
     parts = []
@@ -453,8 +457,8 @@ def _pager(site: Site, entry: Entry, bank: BankInfo, lang: Lang) -> list[str]:
         attrs = {"class": "qa-pager__next", "href": f"../{nxt.slug}/", "rel": "next", "data-qa-key": "next"}
         parts.append(el("a", attrs, direction, title))
     if not parts:
-        return []
-    return [el("nav", {"class": "qa-pager", "aria-label": t("question.pager", lang)}, *parts), ""]
+        return ""
+    return el("nav", {"class": "qa-pager", "aria-label": t("question.pager", lang)}, *parts)
 
 
 def _rel(source: Entry, target: Entry) -> str:
@@ -526,7 +530,7 @@ def _source_file(bank: BankInfo, lang: Lang, entry: Entry | None = None) -> str:
 def _after_answer(entry: Entry, lang: Lang) -> list[str]:
     """Below the answer, outside the bank's text: the current Chinese when the English is stale, and
     our editor's note. Both carry `qa-with-answer`, which quiz mode hides with the answer."""
-    out = []
+    out: list[str] = []
     if lang == _TRANSLATION and entry.stale:
         zh = entry.text[_BANK]
         notice = el("p", {"class": "qa-stale__notice", "lang": HTML_LANG[lang]}, t("translation.stale", lang))
@@ -538,18 +542,18 @@ def _after_answer(entry: Entry, lang: Lang) -> list[str]:
             Markup("".join(answer_blocks_html(zh))),  # escaped by answer_blocks_html
         )
         stale = {"class": "qa-stale qa-with-answer", "data-pagefind-ignore": "all"}
-        out += [el("div", stale, notice, label, current), ""]
+        out.append(el("div", stale, notice, label, current))
     if entry.notes is not None:
-        out += [note_html(entry.notes, lang), ""]
+        out.append(note_html(entry.notes, lang))
     return out
 
 
-def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_url: str = "") -> list[str]:
+def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_url: str = "") -> str:
     """Links to report an error (the repository's issue form, .github/ISSUE_TEMPLATE/report-error.yml,
     filled through its field ids) and to edit the source (the bank file at the question's line);
     nothing without a repository."""
     if not repo_url:
-        return []
+        return ""
     repo = repo_url.rstrip("/").removesuffix(".git")
     q = entry.text[lang]
     file = _source_file(bank, lang, entry)
@@ -567,7 +571,7 @@ def _source_links(entry: Entry, bank: BankInfo, lang: Lang, repo_url: str, site_
     report = el("a", {"class": "qa-actions__report", "href": issue, **_NEW_TAB}, t("question.report", lang))
     edit_link = el("a", {"class": "qa-actions__edit", "href": edit, **_NEW_TAB}, t("question.edit", lang, line=q.line))
     actions = {"class": "qa-actions", "role": "group", "aria-label": t("question.actions", lang)}
-    return [el("p", actions, report, edit_link), ""]
+    return el("p", actions, report, edit_link)
 
 
 def _home_study(lang: Lang) -> list[str]:

@@ -320,7 +320,9 @@ def write_zip(
     earlier = {path: key for path, key in now.items() if not path.startswith(ZIP_LAST)}
     if part is not None and part.seen != earlier:
         changed = sorted(set(part.seen.items()) ^ set(earlier.items()))[0][0]
-        log.warning("studysite: %s changed while the offline zip was written; zipping it again", changed)
+        # info, not a warning: under `mkdocs serve` a newer rebuild may change files while this
+        # finish runs on its thread, and a warning would abort that rebuild in strict mode
+        log.info("studysite: %s changed while the offline zip was written; zipping it again", changed)
         part = None
     if part is None:
         part = _zip_first(site_dir, languages)
