@@ -1496,9 +1496,10 @@ def explain(rows: list[Row]) -> list[str]:
                 if big.post_build
                 else ""
             )
-            + f"In both: MkDocs renders {big.pages:,} pages, the English half in a second process alongside "
-            "the Chinese, then Pagefind, the sitemap and the offline files (service worker manifest and the "
-            "zip). The runs are single and the machine shared: compare the ratio across sizes, not one run."
+            + f"In both: MkDocs renders {big.pages:,} pages, each language in a process of its own side by "
+            "side, then the sitemap, Pagefind with the offline zip's first part compressed beside it by a "
+            "forked process, and the offline files (service worker manifest, the rest of the zip). The runs "
+            "are single and the machine shared: compare the ratio across sizes, not one run."
         )
         navs = ", ".join(
             f"{r.corpus.questions:,}: {_kb(r.nav[0])} KB / {r.nav[1]} links"

@@ -294,8 +294,6 @@ class ZipFirst:
 
     seen: dict[str, tuple[int, int]]
     """Each file it read, by path: (mtime in ns, size) before reading (a file changed since is read again)."""
-    packed: dict[str, int]
-    """Compressed size of each entry, by path below the site root."""
 
 
 def begin_zip(site_dir: Path, languages: list[Language], *, fork: bool) -> parallel.Side[ZipFirst]:
@@ -355,18 +353,16 @@ def _zip_first(site_dir: Path, languages: list[Language]) -> ZipFirst:
     tmp = out.with_name(out.name + ".tmp")
     data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
-    seen = {}
+    # each file's state as it was before it is read: a change after that shows in write_zip
+    seen = {path: key for path, key in _zippable(site_dir).items() if not path.startswith(ZIP_LAST)}
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
-        for path in sorted(p for p in _zippable(site_dir) if not p.startswith(ZIP_LAST)):
-            st = (site_dir / path).stat()  # before reading: a change after it shows in write_zip
-            seen[path] = (st.st_mtime_ns, st.st_size)
+        for path in sorted(seen):
             _add(zf, path, _zip_bytes(site_dir, path, languages, data, answers))
         for lang in languages:
             shim = FILE_FETCH_SOURCE.read_text(encoding="utf-8")
             _add(zf, lang.root + FILE_DATA, (_script("qaFileData", data[lang.root]) + shim).encode("utf-8"))
             _add(zf, lang.root + FILE_ANSWERS, _script("qaFileAnswers", answers[lang.root]).encode("utf-8"))
-        packed = {info.filename[len(ZIP_FOLDER) + 1 :]: info.compress_size for info in zf.infolist()}
-    return ZipFirst(seen, packed)
+    return ZipFirst(seen)
 
 
 def _zip_bytes(
