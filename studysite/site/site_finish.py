@@ -257,7 +257,7 @@ def finish_site(
         write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
     step("sitemap written")
     # Every page is in place now: the offline zip's first part (every file but Pagefind's and the
-    # decks) is compressed by a forked child beside Pagefind, which keeps to one core.
+    # decks) is compressed by a forked child beside Pagefind, which leaves part of the second core idle.
     zip_first = begin_zip(site_dir, site_languages(config), fork=True)
     pagefind = start_pagefind(site_dir)
     try:
