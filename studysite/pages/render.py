@@ -368,7 +368,7 @@ def removed_page(site: Site, bank_id: str, title: str, lang: Lang) -> str:
         el("blockquote", {"class": "qa-removed", "lang": t("locale", _BANK)}, el("p", {}, title)),
         back,
     )
-    return "\n".join([*lines, body, ""])
+    return "\n".join([*lines, *html_block(body)])
 
 
 def redirect_page(target: str, lang: Lang) -> str:

@@ -324,7 +324,7 @@ def write_zip(
         log.info("studysite: %s changed while the offline zip was written; zipping it again", changed)
         part = None
     if part is None:
-        part = _zip_first(site_dir, languages)
+        part = _zip_first(site_dir, languages, earlier)
     with zipfile.ZipFile(tmp, "a", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
         for path in sorted(now.keys() - earlier.keys()):
             _add(zf, path, _zip_bytes(site_dir, path, languages))
@@ -346,16 +346,18 @@ def _zippable(site_dir: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def _zip_first(site_dir: Path, languages: list[Language]) -> ZipFirst:
+def _zip_first(site_dir: Path, languages: list[Language], seen: dict[str, tuple[int, int]] | None = None) -> ZipFirst:
     """Write the zip's .tmp with every file outside ZIP_LAST, then each language's study data scripts:
-    the question list and every question page's answer, gathered from the same files."""
+    the question list and every question page's answer, gathered from the same files. `seen`: those
+    files as a walk just found them (_zippable's, without ZIP_LAST), when the caller made one."""
     out = site_dir / ZIP_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     # each file's state as it was before it is read: a change after that shows in write_zip
-    seen = {path: key for path, key in _zippable(site_dir).items() if not path.startswith(ZIP_LAST)}
+    if seen is None:
+        seen = {path: key for path, key in _zippable(site_dir).items() if not path.startswith(ZIP_LAST)}
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
         for path in sorted(seen):
             _add(zf, path, _zip_bytes(site_dir, path, languages, data, answers))
