@@ -319,8 +319,11 @@ def test_a_bank_saved_again_while_the_watcher_generates_is_generated_again(
 
     monkeypatch.setattr(bank_watch, "generate", generate_then_save)
     session = Session()
+    rebuilds: list[int] = []
+    session.request_rebuild = lambda: rebuilds.append(len(runs))
     bank_watch.regenerate(banks, docs, session)
     assert len(runs) == 2
+    assert rebuilds == [2], "one rebuild, asked for after the last run wrote docs/"
     page = next(docs.glob("ai-infra-3/two-batch-overlap*"))
     page_text = (page / "index.md" if page.is_dir() else page).read_text(encoding="utf-8")
     assert "通信量极小（已修改）。" in page_text
@@ -329,3 +332,35 @@ def test_a_bank_saved_again_while_the_watcher_generates_is_generated_again(
     runs.clear()
     bank_watch.regenerate(banks, docs, session)
     assert len(runs) == 1
+    assert rebuilds == [2], "nothing written: no rebuild"
+
+
+def test_under_serve_mkdocs_stops_polling_docs_and_the_bank_watcher_asks_for_rebuilds(tmp_path: Path) -> None:
+    """MkDocs 1.6's LiveReloadServer: docs/ leaves its watched paths, and the session's request sets the
+    flag its build loop waits for (bank_watch.serve_from_banks says why). A server without that flag
+    keeps watching docs/ (a later MkDocs: edits are still served, after MkDocs' own poll)."""
+    from mkdocs.livereload import LiveReloadServer
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path / "site"))
+    try:
+        server.watch(str(docs))
+        server.watch(str(tmp_path / "mkdocs.yml"))
+        session = Session()
+        bank_watch.serve_from_banks(server, str(docs), session)
+        assert os.path.abspath(docs) not in server._watched_paths
+        assert os.path.abspath(tmp_path / "mkdocs.yml") in server._watched_paths
+        assert session.request_rebuild is not None and not server._want_rebuild
+        session.request_rebuild()
+        assert server._want_rebuild
+    finally:
+        server.server_close()
+
+    class OtherServer:
+        def unwatch(self, path: str) -> None:
+            raise AssertionError("docs/ must stay watched")
+
+    other = Session()
+    bank_watch.serve_from_banks(OtherServer(), str(docs), other)
+    assert other.request_rebuild is None

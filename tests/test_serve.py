@@ -112,6 +112,9 @@ def test_serve_rebuilds_when_a_bank_changes(tmp_path: Path) -> None:
         assert "INFO    -  studysite: warning: banks/ai-infra-3.en.txt:3: translation is stale" in log, _log_tail(
             tmp_path
         )
+        # MkDocs no longer polls docs/: the bank watcher asks for the rebuild that serves the edit below
+        watching = next(line for line in log.splitlines() if "Watching paths for changes:" in line)
+        assert "'mkdocs.yml'" in watching and "'docs'" not in watching, watching
         page = base + "ai-infra-3/two-batch-overlap/"
         assert _wait_for(page, "Two-batch overlap", 10)
         assert "two-batch overlap" in _get(base + "en/ai-infra-3/two-batch-overlap/")

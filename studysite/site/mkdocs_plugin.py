@@ -31,7 +31,7 @@ from ..build import generate
 from ..errors import BuildError, Problem, SiteError, os_error
 from ..i18n import catalogues
 from . import site_finish, tag_order
-from .bank_watch import inputs_fingerprint, log_warnings, watch_banks
+from .bank_watch import inputs_fingerprint, log_warnings, serve_from_banks, watch_banks
 from .session import FinishArgs, FinishJob, Session
 from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
 from .siteconfig import check_qa
@@ -106,6 +106,11 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             config.theme.static_templates.discard("404.html")  # a --dirty rebuild: the first build wrote it
         remember_theme_files(config.theme, session.theme_files if session.command == "serve" else None)
         return config
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        if _leads(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
+            serve_from_banks(server, config.docs_dir, self.session)  # a rebuild per regeneration of docs/
+        return server
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Any) -> jinja2.Environment:
         if self.session.command == "serve":

@@ -9,6 +9,7 @@ tests/test_plugin.py checks that MkDocs still does so.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -61,6 +62,9 @@ class Session:
     starts halfway through the watcher's writes waits for them instead of generating again)."""
     watcher: Any = None
     """Under `mkdocs serve`: the watchdog observer that regenerates docs/ when a bank changes."""
+    request_rebuild: Callable[[], None] | None = None
+    """Under `mkdocs serve`: asks MkDocs' server for a rebuild (bank_watch.serve_from_banks), called by
+    the bank watcher once it has written docs/; None while MkDocs polls docs/ itself."""
     finished_once: bool = False
     """A whole site has been finished (search, downloads, offline files) in this process."""
     others: LanguageBuilds | None = None
