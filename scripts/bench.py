@@ -1772,10 +1772,14 @@ def main(argv: list[str]) -> int:
         f"{lh_cost[0]:.0f} s (1-minute load average {lh_cost[1]:.1f} before, "
         f"{lh_cost[2]:.1f} after: scores drop under load, mostly through total blocking time). "
         "A run's first frame is sometimes held until 1 or 2 s after the start, long after the load event, "
-        "and the Speed Index with it: Lighthouse's mobile screen emulation in headless Chromium does that "
-        "to our pages. The same page loaded by Lighthouse with `--screenEmulation.disabled` or its desktop "
-        "preset, or in Playwright's mobile emulation, painted before its load event every time (2 runs "
-        "each way in Lighthouse, 29 loads in Playwright, 2026-12-03); a small plain page was not held.",
+        "and the Speed Index with it. It is Chromium's paint holding (compositor commits deferred after a "
+        "navigation until the new page's first contentful paint or a timeout) in Lighthouse's mobile-emulated "
+        "tab: with chromium's `--disable-features=PaintHolding` the question page painted before its load "
+        "event in 8 runs of 8 (first paint 312-397 ms; scores 90-97, then set by total blocking time, "
+        "136-217 ms in the 4 that printed it, and the simulated first contentful paint), against 8 held of 9 with it; without our "
+        'render-blocking bundle (`blocking="render"`, which spares a phone a 0.27 layout shift) 0 of 5 '
+        "were held, with a 0.27 shift and scores 78-86. Loads in Playwright were never held: from another "
+        "page of the site, from about:blank, with mobile emulation and tracing (2026-12-03 and -04).",
         f"`make bench` took {elapsed / 60:.1f} min.",
     ]
     md = report(rows, notes, load_at_start)
