@@ -1,4 +1,4 @@
-"""Under `mkdocs serve`: regenerate docs/ when a bank changes; MkDocs then rebuilds what changed."""
+"""Under `mkdocs serve`: regenerate docs/ when a bank changes, then ask MkDocs for a rebuild of what changed."""
 
 from __future__ import annotations
 
