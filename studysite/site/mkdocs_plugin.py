@@ -108,8 +108,8 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         return config
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
-        if _leads(config) and os.environ.get("STUDYSITE_SKIP_GENERATE") != "1":
-            serve_from_banks(server, config.docs_dir, self.session)  # a rebuild per regeneration of docs/
+        if self.session.watcher is not None:  # on_config started the bank watcher: it asks for the rebuilds
+            serve_from_banks(server, config.docs_dir, self.session)
         return server
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Any) -> jinja2.Environment:
