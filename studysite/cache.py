@@ -300,10 +300,13 @@ def remember(
     paths: list[str],
     pages: Mapping[str, bytes],
     groups: Sequence[tuple[object, ...]] = (),
+    left: Mapping[str, FileState] | None = None,
 ) -> None:
     """Record this generation (`unchanged` reads it) and the key of each page rendered from one, by its
     path (`last_pages`). `groups`: objects of the result pickled apart, a group at a time (`_pickle_grouped`).
-    Any failure leaves the record out, never the build."""
+    `left`: the state of every file in docs/ as the generation left it, when its writer read them
+    (`write_tree_in_place`); else docs/ is read here (`tree_state`). Any failure leaves the record out,
+    never the build."""
     path = folder_for(docs_dir) / LAST
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     try:
@@ -311,7 +314,7 @@ def remember(
         # Deleting the old tree's hard links to unchanged pages changes their inodes' ctime: the record
         # reads docs/ once that is over.
         wait_for_removals()
-        state = tree_state(docs_dir)
+        state = tree_state(docs_dir) if left is None else sorted((rel, *st) for rel, st in left.items())
         payload = pickle.dumps((state, paths, dict(pages), blob), protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as handle:

@@ -197,13 +197,20 @@ def sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_tree_in_place(dest: Path, files: dict[str, str], known: Mapping[str, FileState] | None = None) -> list[str]:
+def write_tree_in_place(
+    dest: Path,
+    files: dict[str, str],
+    known: Mapping[str, FileState] | None = None,
+    left: dict[str, FileState] | None = None,
+) -> list[str]:
     """Update `dest` file by file (each atomically), deleting files no longer generated.
 
     Used by `mkdocs serve`, whose watcher follows the folder itself and would lose track of a
     swapped one. Returns the paths written. Plain string paths, as in `Staging.write`: at 10,000
     unchanged pages pathlib objects cost more than the reads that compare them. `known` as in
-    `Staging.write`: a file still in that state is left as it is without being read.
+    `Staging.write`: a file still in that state is left as it is without being read. `left`, when
+    given, gets the state each file was found in or written to (what `cache.tree_state` would read of
+    it right after: the files not generated are deleted below), from the status this loop reads anyway.
     """
     for rel in files:
         check_path(rel)
@@ -214,16 +221,19 @@ def write_tree_in_place(dest: Path, files: dict[str, str], known: Mapping[str, F
         target = os.path.join(root, rel)
         state = known.get(rel)
         if state is not None and _in_state(target, state):
+            if left is not None:
+                left[rel] = state
             continue
         data = text.encode("utf-8")
-        if _same(target, data):
-            continue
-        folder, name = os.path.split(target)
-        os.makedirs(folder, exist_ok=True)
-        tmp = os.path.join(folder, f".{name}.tmp-{os.getpid()}")
-        _write(tmp, data)
-        os.replace(tmp, target)
-        written.append(rel)
+        if not _same(target, data):
+            folder, name = os.path.split(target)
+            os.makedirs(folder, exist_ok=True)
+            tmp = os.path.join(folder, f".{name}.tmp-{os.getpid()}")
+            _write(tmp, data)
+            os.replace(tmp, target)
+            written.append(rel)
+        if left is not None:
+            left[rel] = file_state(os.lstat(target))
     if os.path.isdir(root):
         for folder, dirs, names in os.walk(root, topdown=False):
             rel_folder = os.path.relpath(folder, root)

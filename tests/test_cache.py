@@ -296,6 +296,30 @@ def test_in_place_builds_use_the_cache_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.unit
+def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> None:
+    """The in-place writer hands the record each file's state as it found or wrote it (instead of a
+    second walk of docs/): the same states a walk reads, stray files deleted, so that the next
+    generation with nothing changed is `unchanged`, here and in a new process."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs, in_place=True)
+    generate(banks, docs, in_place=True)  # the first one wrote the lock: this one is recorded
+    (docs / "stray.md").write_text("not generated", encoding="utf-8")
+    (docs / "ai-infra-3" / "stray-link.md").symlink_to(docs / "index.md")
+    page = docs / "index.md"
+    page.write_bytes(page.read_bytes().replace(b"#", b"=", 1))  # changed behind the generator's back
+    assert generate(banks, docs, in_place=True).written == ["index.md"]
+    assert not (docs / "stray.md").exists()
+    state, paths, _, _ = cache._last_record(docs, None)
+    assert state == cache.tree_state(docs)
+    assert [s[0] for s in state] == paths
+    assert generate(banks, docs, in_place=True).unchanged
+    cache._HELD.clear()
+    cache._HELD_PAGES.clear()
+    assert generate(banks, docs, in_place=True).unchanged
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("in_place", [False, True], ids=["swapped", "in place"])
 def test_after_an_edit_only_files_changed_since_the_last_generation_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_place: bool

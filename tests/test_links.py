@@ -220,3 +220,65 @@ def test_related_questions_do_not_depend_on_how_terms_are_numbered(site: Site) -
     changed[entries[2].slug] = {**terms[entries[2].slug], "nvshmem": 2.0, "新词": 0.5}
     assert links.related_questions(entries, changed, numbers) == links.related_questions(entries, changed)
     assert links.related_questions(entries, terms, numbers) == fresh
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_held_related_questions_equal_fresh_ones_after_every_edit(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HeldRelated (the generator keeps it between builds in `make serve`) scores again only the rows an
+    edit can change; the result is that of scoring every row, through random edits: terms added, dropped
+    and reweighted (terms crossing the posting cap among them), tags changed, several questions at once,
+    questions reordered or added, and terms numbered afresh (TermNumbers.trim)."""
+    rng = random.Random(seed)
+    n = 400  # cap: n // 10 = 40 questions
+    vocabulary = [f"t{i}" for i in range(300)] + [f"词{i}" for i in range(300)]
+    weights_of = [links.ASCII_WEIGHT, links.ASCII_WEIGHT * links.TITLE_BOOST, links.HAN_WEIGHT, links.HAN_WEIGHT * 2]
+
+    def question() -> dict[str, float]:
+        # Zipf-like: low-numbered terms are common (over the cap), most are rare.
+        picked = {vocabulary[min(int(rng.paretovariate(0.6)) - 1, len(vocabulary) - 1)] for _ in range(25)}
+        return {t: rng.choice(weights_of) for t in picked}
+
+    def tags() -> tuple[str, ...]:
+        return tuple(sorted(rng.sample("abcdefgh", rng.randint(0, 3))))
+
+    order = [f"q{i}" for i in range(n)]
+    terms = {slug: question() for slug in order}
+    tag_of = {slug: tags() for slug in order}
+    numbers, held = links.TermNumbers(), links.HeldRelated()
+    scored: list[int | None] = []
+    score_rows = links._score_rows
+
+    def counting(entries, q, t, w, idf, rows, chosen):  # type: ignore[no-untyped-def]
+        scored.append(None if rows is None else int(rows.sum()))
+        return score_rows(entries, q, t, w, idf, rows, chosen)
+
+    monkeypatch.setattr(links, "_score_rows", counting)
+    for step in range(40):
+        kind = rng.choice(["terms", "terms", "terms", "tags", "several", "reorder", "add", "trim"])
+        slug = rng.choice(order)
+        if kind == "terms":  # an edited answer: a few terms in, a few out, one reweighted
+            own = dict(terms[slug])
+            for t in rng.sample(sorted(own), min(3, len(own))):
+                del own[t]
+            own.update({rng.choice(vocabulary): rng.choice(weights_of) for _ in range(3)})
+            terms[slug] = own
+        elif kind == "tags":
+            tag_of[slug] = tags()
+        elif kind == "several":
+            for other in rng.sample(order, 5):
+                terms[other] = question()
+        elif kind == "reorder":
+            i, j = rng.sample(range(len(order)), 2)
+            order[i], order[j] = order[j], order[i]
+        elif kind == "add":
+            order.append(f"q{len(order)}")
+            terms[order[-1]], tag_of[order[-1]] = question(), tags()
+        else:
+            numbers._reset()
+        entries = [links.Tagged(s, tag_of[s]) for s in order]
+        got = links.related_questions(entries, terms, numbers, held)
+        assert got == links.related_questions(entries, terms), f"step {step}: {kind}"
+        scored.pop()  # the fresh call's
+    # The edits of one question were scored in part: rows of its term neighbours, not all of them.
+    partial = [rows for rows in scored if rows is not None and rows < n]
+    assert len(partial) >= 10, scored

@@ -19,8 +19,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from itertools import count
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..languages import BANK_LANG
 from ..model import Entry, Lang, Question
@@ -81,8 +82,25 @@ def question_terms(question: Question) -> dict[str, float]:
     return body
 
 
+class Tagged(NamedTuple):
+    """A question's slug and tags: all that related_questions reads of an Entry besides its terms."""
+
+    slug: str
+    tags: tuple[str, ...]
+
+
+class _HasTags(Protocol):
+    @property
+    def slug(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+
+
 def related_questions(
-    entries: list[Entry], terms: dict[str, dict[str, float]], numbers: TermNumbers | None = None
+    entries: Sequence[_HasTags],
+    terms: dict[str, dict[str, float]],
+    numbers: TermNumbers | None = None,
+    held: HeldRelated | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms plus shared tags.
 
@@ -96,13 +114,44 @@ def related_questions(
     2^-WEIGHT_BITS), so a pair's sum is exact and the same in any order: the result does not depend on
     how the terms are numbered, which lets `numbers` (kept by the caller between builds) number only
     the questions it has not seen. Equal totals go to the earlier question.
+
+    `held` (kept by the caller with `numbers`) holds the previous call's inputs and result: when the
+    questions are the same ones in the same order, only the rows that can differ are scored again
+    (`HeldRelated.rows`), and the others are the previous call's. The result is the same either way.
     """
+    n = len(entries)
+    numbers = numbers or TermNumbers()
+    weights = [terms[e.slug] for e in entries]
+    epoch = numbers.epoch  # that of this call's term numbers (_rare_terms may start a new one after)
+    every, lengths, q, t, w, idf, k = _rare_terms(weights, numbers)
+    rows = held.rows(entries, weights, every, lengths, k, epoch) if held is not None else None
+    chosen: list[list[str]] = [[] for _ in range(n)]
+    if len(q):
+        _score_rows(entries, q, t, w, idf, rows, chosen)
+    if rows is None:
+        result = {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
+    else:
+        last = held.result  # type: ignore[union-attr]
+        result = {e.slug: tuple(chosen[i]) if rows[i] else last[e.slug] for i, e in enumerate(entries)}
+    if held is not None:
+        held.keep(entries, weights, every, lengths, k, epoch, result)
+    return result
+
+
+def _score_rows(
+    entries: Sequence[_HasTags],
+    q: np.ndarray,
+    t: np.ndarray,
+    w: np.ndarray,
+    idf: np.ndarray,
+    rows: np.ndarray | None,
+    chosen: list[list[str]],
+) -> None:
+    """related_questions' scoring of the rare-term entries (q, t, w): the best others of each question
+    whose `rows` flag is set (every question's without `rows`), appended to `chosen`."""
     import numpy as np  # here, not above: importing it costs each build process ~0.25 s, and most never link
 
     n = len(entries)
-    q, t, w, idf = _rare_terms([terms[e.slug] for e in entries], numbers or TermNumbers())
-    if not len(q):
-        return {e.slug: () for e in entries}
     idf_units = np.round(idf * 2.0**IDF_BITS).astype(np.int64)
     w_units = np.round(w * 2.0**WEIGHT_BITS).astype(np.int64)
     # Group the (question, term) entries by term, questions in order within each term.
@@ -110,16 +159,22 @@ def related_questions(
     q, t, w_units = q[order], t[order], w_units[order]
     starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
     sizes = np.diff(np.r_[starts, len(t)])
-    # Every ordered pair within a term's group: entry k pairs with each entry of its own group.
-    group_size = np.repeat(sizes, sizes)
-    left = np.repeat(np.arange(len(t)), group_size)
-    first = np.repeat(np.repeat(starts, sizes), group_size)
+    # Every ordered pair within a term's group whose left entry is of a question scored: that entry
+    # pairs with each entry of its own group.
+    own_size = np.repeat(sizes, sizes)
+    own_first = np.repeat(starts, sizes)
+    scored = np.arange(len(t)) if rows is None else np.flatnonzero(rows[q])
+    group_size = own_size[scored]
+    left = np.repeat(scored, group_size)
+    first = np.repeat(own_first[scored], group_size)
     offset = np.arange(len(left)) - np.repeat(np.cumsum(group_size) - group_size, group_size)
     right = first + offset
     keep = left != right
     left, right = left[keep], right[keep]
     gain = idf_units[t[left]] * np.minimum(w_units[left], w_units[right])
     key = q[left] * n + q[right]
+    if not len(key):  # the questions scored share no term with any other
+        return
     by_pair = np.argsort(key, kind="stable")
     key = key[by_pair]
     begins = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
@@ -140,10 +195,96 @@ def related_questions(
     row_start = np.searchsorted(a, np.arange(n))
     place = np.arange(len(a)) - row_start[a]
     top = place < MAX_RELATED
-    chosen: list[list[str]] = [[] for _ in range(n)]
     for i, o in zip(a[top].tolist(), b[top].tolist(), strict=True):
         chosen[i].append(entries[o].slug)
-    return {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
+
+
+class HeldRelated:
+    """The inputs and result of the last related_questions call, kept between builds in one process
+    (`make serve`, the benchmark) with its TermNumbers. After an edit, only the rows that can differ
+    are scored again: 5,000 questions took 0.38 s to score whole, an edited one's rows ~0.1 s.
+
+    A question's row (its best others) depends on the pairs it is in: their shared terms' weights and
+    idf (the number of questions with the term, `k`) and their shared tags. When one question's terms
+    or tags change, a pair can change only if it shares a term with that question, before or after, or
+    holds a term whose `k` changed; and `k` changes only for terms of the changed questions. So the rows
+    scored again are those of the changed questions and of every question with a term that a changed
+    question has (had), unless that term is in more than `cap` questions both before and after (it
+    then relates nothing either time). Any other change (questions added, removed or reordered, terms
+    numbered afresh) scores every row."""
+
+    SHARE = 0.5
+    """Score every row when more than this share of them would be scored again anyway."""
+
+    def __init__(self) -> None:
+        self._last: _RelatedCall | None = None
+        self.result: dict[str, tuple[str, ...]] = {}
+
+    def rows(
+        self,
+        entries: Sequence[_HasTags],
+        weights: list[dict[str, float]],
+        every: np.ndarray,
+        lengths: np.ndarray,
+        k: np.ndarray,
+        epoch: int,
+    ) -> np.ndarray | None:
+        """A flag per question: its row is to be scored again; None: every row."""
+        import numpy as np
+
+        last = self._last
+        n = len(entries)
+        if last is None or last.epoch != epoch or last.slugs != [e.slug for e in entries]:
+            return None
+        changed = [
+            i
+            for i, (e, own, old, old_tags) in enumerate(zip(entries, weights, last.weights, last.tags, strict=True))
+            if own is not old or e.tags != old_tags
+        ]
+        if not changed:
+            return np.zeros(n, dtype=bool)
+        ends, old_ends = np.cumsum(lengths), np.cumsum(last.lengths)
+        touched = np.concatenate(
+            [every[ends[i] - lengths[i] : ends[i]] for i in changed]
+            + [last.every[old_ends[i] - last.lengths[i] : old_ends[i]] for i in changed]
+        )
+        before = np.zeros(len(k), dtype=np.int64)
+        before[: len(last.k)] = last.k
+        cap = _posting_caps(n)[0]
+        touched = touched[np.minimum(before[touched], k[touched]) <= cap]
+        hit = np.zeros(len(k), dtype=bool)
+        hit[touched] = True
+        rows = np.zeros(n, dtype=bool)
+        rows[np.repeat(np.arange(n), lengths)[hit[every]]] = True
+        rows[changed] = True
+        return None if np.count_nonzero(rows) > self.SHARE * n else rows
+
+    def keep(
+        self,
+        entries: Sequence[_HasTags],
+        weights: list[dict[str, float]],
+        every: np.ndarray,
+        lengths: np.ndarray,
+        k: np.ndarray,
+        epoch: int,
+        result: dict[str, tuple[str, ...]],
+    ) -> None:
+        self._last = _RelatedCall(
+            [e.slug for e in entries], weights, [e.tags for e in entries], every, lengths, k, epoch
+        )
+        self.result = result
+
+
+class _RelatedCall(NamedTuple):
+    """What HeldRelated keeps of a related_questions call (its arrays as _rare_terms returned them)."""
+
+    slugs: list[str]
+    weights: list[dict[str, float]]
+    tags: list[tuple[str, ...]]
+    every: np.ndarray
+    lengths: np.ndarray
+    k: np.ndarray
+    epoch: int
 
 
 IDF_BITS = 32
@@ -166,9 +307,12 @@ class TermNumbers:
     0.5 s of the 1 s related_questions took. Only the dicts of the last call are kept."""
 
     def __init__(self) -> None:
+        self.epoch = -1
+        """Counts the numberings: a term's number means the same term only within one."""
         self._reset()
 
     def _reset(self) -> None:
+        self.epoch += 1
         self._number: defaultdict[str, int] = defaultdict(count().__next__)
         self._seen: dict[int, tuple[dict[str, float], np.ndarray, np.ndarray]] = {}
 
@@ -204,7 +348,7 @@ class TermNumbers:
             self._reset()
 
 
-def _shared_tags(entries: list[Entry], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _shared_tags(entries: Sequence[_HasTags], a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How many tags questions a[k] and b[k] share, for every k: each question's tags as bits, 64 tags
     to a word, and the bits both have counted (one pass over the pairs per 64 tags, not per tag)."""
     import numpy as np
@@ -349,8 +493,10 @@ def _answer_links(
 
 def _rare_terms(
     weights: list[dict[str, float]], numbers: TermNumbers
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The (question, term, weight) entries that relate questions, and every term's idf.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every question's term numbers one after another and each question's count (`numbers.arrays`);
+    the (question, term, weight) entries that relate questions; every term's idf and the number of
+    questions that have it.
 
     A term takes part when it is in more than one question but at most `cap`; a Chinese bigram in
     more than `answer_cap` only where it is in the question's title. Terms are numbered by `numbers`
@@ -359,8 +505,7 @@ def _rare_terms(
     import numpy as np
 
     n = len(weights)
-    cap = max(4, min(MAX_POSTING, n // 10))
-    answer_cap = max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
+    cap, answer_cap = _posting_caps(n)
     term, weight, lengths = numbers.arrays(weights)
     question = np.repeat(np.arange(n, dtype=np.int64), lengths)
     k = np.bincount(term, minlength=numbers.size())
@@ -373,7 +518,13 @@ def _rare_terms(
     numbers.trim(int(np.count_nonzero(k)))
     kt = k[term]
     keep = (kt > 1) & (kt <= cap) & (weight >= least[term])
-    return question[keep], term[keep], weight[keep], idf
+    return term, lengths, question[keep], term[keep], weight[keep], idf, k
+
+
+def _posting_caps(n: int) -> tuple[int, int]:
+    """In how many of `n` questions a term can be at most and still relate two (`cap`), and a Chinese
+    bigram relate two answers (`answer_cap`)."""
+    return max(4, min(MAX_POSTING, n // 10)), max(4, min(MAX_ANSWER_BIGRAM_POSTING, n // 10))
 
 
 def _subject_phrases(title: str) -> set[str]:
