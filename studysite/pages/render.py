@@ -29,7 +29,7 @@ from .glossary_page import GLOSSARY_PATH, glossary_page, glossary_term_pages, gl
 from .markup import HTML_LANG, Markup, Page, clip, el, escape, front_matter, html_block, md_text
 from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 from .print_edition import print_pages
-from .render_study import REVIEW_PATH, study_pages
+from .render_study import REVIEW_PATH, bank_questions_json, study_pages
 
 REPORT_FORM = "report-error.yml"
 """The issue form "report an error" opens (.github/ISSUE_TEMPLATE/); its field ids are the URL's keys."""
@@ -49,13 +49,19 @@ def render_site(
     and "edit the source" links to question pages. Question pages, print editions and the lists of a
     bank's, a tag's or a glossary term's questions whose inputs `memo` has seen are taken from it
     (`PageKeys` says what each is rendered from); the other pages are few and are rendered every time."""
-    study = list(study_pages(site, lang))
+    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
+
+    def bank_json(bank: BankInfo) -> str:
+        key = keys.bank_json(bank)
+        found = memo.get(key) if memo.enabled else MISSING
+        return memo.put(key, bank_questions_json(site, bank, lang)) if found is MISSING else found  # type: ignore[no-any-return]
+
+    study = list(study_pages(site, lang, bank_json))
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
     yield Page("index.md", home_page(site, lang, review))
     yield Page("tags.md", tags_page(lang, site))
     for path, text in listings.banks_index_pages(site, lang):
         yield Page(path, text)
-    keys = PageKeys(site, lang, memo, repo_url, site_url, known)
     members = listings.tag_counts(site)
     for tag in site.tags:
         if members[tag.id]:
@@ -114,7 +120,7 @@ def render_site(
 class PageKeys:
     """The cache keys of one language's question pages, print editions, bank pages (with the bank's
     nav.js) and tag and term lists: hashes of what `question_page`, `print_pages`, `bank_pages`,
-    `bank_nav_js`, `tag_pages` and `term_pages` read (the code is part of every
+    `bank_nav_js`, `tag_pages`, `term_pages` and `bank_questions_json` read (the code is part of every
     key, studysite/cache.py). Change what one of them reads, and its key here must change with it
     (tests/test_cache.py edits each input and compares with a build without the cache)."""
 
@@ -172,6 +178,13 @@ class PageKeys:
         places = self._places
         shown = b"".join([places[e.slug] for e in entries])
         return self.memo.key("list", kind, self.lang, cache.digest(subject), shown)
+
+    def bank_json(self, bank: BankInfo) -> bytes:
+        """A bank's part of the study data (`bank_questions_json`) reads its questions."""
+        if not self.memo.enabled:
+            return b""
+        entries = b"".join(self._entry(self.site.entries[s]) for s in bank.slugs)
+        return self.memo.key("bank-json", self.lang, entries)
 
     def _entry(self, entry: Entry) -> bytes:
         found = self.known.key_of(entry)  # `name_entries` computed it already, for every language

@@ -8,10 +8,10 @@ a hash of its text, so a mark made before an edit can be flagged.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..i18n import t
-from ..model import Lang, Site
+from ..model import BankInfo, Lang, Site
 from .listings import tag_url
 from .markup import Page, el, front_matter, md_text
 
@@ -27,18 +27,21 @@ DATA_VERSION = 1
 """Bumped when the JSON's shape changes in a way the scripts must know about."""
 
 
-def study_pages(site: Site, lang: Lang) -> Iterator[Page]:
-    """Every study-mode file of one language."""
-    yield Page(DATA_PATH, questions_json(site, lang))
+def study_pages(site: Site, lang: Lang, bank_json: Callable[[BankInfo], str] | None = None) -> Iterator[Page]:
+    """Every study-mode file of one language. `bank_json`: `bank_questions_json` of a bank in this
+    language, or the same text from a cache (render.py's)."""
+    yield Page(DATA_PATH, questions_json(site, lang, bank_json))
     yield Page(MOCK_PATH, mock_page(lang))
     yield Page(REVIEW_PATH, review_page(lang))
     yield Page(STATS_PATH, stats_page(lang))
 
 
-def questions_json(site: Site, lang: Lang) -> str:
-    """Banks, tags and questions with URLs relative to the language root; compact, deterministic."""
+def questions_json(site: Site, lang: Lang, bank_json: Callable[[BankInfo], str] | None = None) -> str:
+    """Banks, tags and questions with URLs relative to the language root; compact, deterministic: what
+    `json.dumps` writes of {"version", "lang", "banks", "tags", "questions"}, the questions' list
+    joined from each bank's part (`bank_questions_json`, or `bank_json`, which may take it from a cache)."""
     used = {tag_id for entry in site.entries.values() for tag_id in entry.tags}
-    data = {
+    head = {
         "version": DATA_VERSION,
         "lang": lang,
         "banks": [
@@ -46,7 +49,16 @@ def questions_json(site: Site, lang: Lang) -> str:
             for bank in site.banks
         ],
         "tags": [{"id": tag.id, "name": tag.name(lang), "url": tag_url(tag)} for tag in site.tags if tag.id in used],
-        "questions": [
+    }
+    parts = [(bank_json or (lambda bank: bank_questions_json(site, bank, lang)))(bank) for bank in site.banks]
+    questions = ",".join(part for part in parts if part)
+    return _dumps(head)[:-1] + ',"questions":[' + questions + "]}\n"
+
+
+def bank_questions_json(site: Site, bank: BankInfo, lang: Lang) -> str:
+    """A bank's questions in the questions list of `questions_json`, comma-separated (empty: none)."""
+    return ",".join(
+        _dumps(
             {
                 "slug": entry.slug,
                 "bank": entry.bank_id,
@@ -55,11 +67,13 @@ def questions_json(site: Site, lang: Lang) -> str:
                 "tags": list(entry.tags),
                 "hash": entry.content_hash,
             }
-            for bank in site.banks
-            for entry in (site.entries[slug] for slug in bank.slugs)
-        ],
-    }
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        )
+        for entry in (site.entries[slug] for slug in bank.slugs)
+    )
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def review_page(lang: Lang) -> str:
