@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import errno
@@ -210,7 +211,8 @@ def write_tree_in_place(
     unchanged pages pathlib objects cost more than the reads that compare them. `known` as in
     `Staging.write`: a file still in that state is left as it is without being read. `left`, when
     given, gets the state each file was found in or written to (what `cache.tree_state` would read of
-    it right after: the files not generated are deleted below), from the status this loop reads anyway.
+    it right after: the files not generated are deleted below), from the status this loop reads anyway;
+    a file whose status cannot be read after writing it is left out of `left`.
     """
     for rel in files:
         check_path(rel)
@@ -233,7 +235,8 @@ def write_tree_in_place(
             os.replace(tmp, target)
             written.append(rel)
         if left is not None:
-            left[rel] = file_state(os.lstat(target))
+            with contextlib.suppress(OSError):  # gone already (not ours to delete): left out, so not recorded
+                left[rel] = file_state(os.lstat(target))
     if os.path.isdir(root):
         for folder, dirs, names in os.walk(root, topdown=False):
             rel_folder = os.path.relpath(folder, root)

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studysite import cache
 from studysite.build import build_site_model, generate, load_sources
 from studysite.enrich.convert import convert_text
 from studysite.errors import BuildError, Problems
@@ -27,7 +28,7 @@ from studysite.model import LANGS, Bank, BankInfo, ListBlock, Site
 from studysite.site import verify
 from studysite.site.verify import check_built_site
 from studysite.sources.parse import parse_text
-from studysite.write import UnsafePath, check_path, write_tree_in_place
+from studysite.write import FileState, UnsafePath, check_path, write_tree_in_place
 from tests.sitekit import ROOT, SEED, build_site, copy_banks, installed_package, prepare_work
 
 BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
@@ -405,11 +406,32 @@ def test_in_place_writer_touches_only_what_changed(tmp_path: Path) -> None:
     while probe.write_text("x", encoding="utf-8") and probe.stat().st_mtime_ns <= max(old.values()):
         pass
     second = {".gitignore": "*\n", "a/one.md": "1", "a/two.md": "2, changed", "e/new.md": "new"}
-    assert write_tree_in_place(docs, second) == ["a/two.md", "e/new.md"]
+    left: dict[str, FileState] = {}
+    assert write_tree_in_place(docs, second, left=left) == ["a/two.md", "e/new.md"]
     tree = {p.relative_to(docs).as_posix() for p in docs.rglob("*")}
     assert tree == {".gitignore", "a", "a/one.md", "a/two.md", "e", "e/new.md"}
     assert (docs / "a" / "one.md").stat().st_mtime_ns == old["a/one.md"]
     assert (docs / "a" / "two.md").read_text(encoding="utf-8") == "2, changed"
+    # `left`: each file's state as the writer left it, which is what the generation's record keeps
+    assert sorted((rel, *st) for rel, st in left.items()) == cache.tree_state(docs)
+
+
+@pytest.mark.unit
+def test_in_place_writer_leaves_out_a_file_it_cannot_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file gone right after the writer put it in place (someone else deleted it) is left out of
+    `left` instead of failing the generation; the generation then records docs/ by reading it."""
+    docs = tmp_path / "docs"
+    replace = os.replace
+
+    def replace_then_lose(src: str, dst: str) -> None:
+        replace(src, dst)
+        if dst.endswith("gone.md"):
+            os.unlink(dst)
+
+    monkeypatch.setattr(os, "replace", replace_then_lose)
+    left: dict[str, FileState] = {}
+    assert write_tree_in_place(docs, {"a/kept.md": "1", "a/gone.md": "2"}, left=left) == ["a/gone.md", "a/kept.md"]
+    assert sorted(left) == ["a/kept.md"]
 
 
 @pytest.mark.unit

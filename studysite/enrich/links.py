@@ -128,13 +128,11 @@ def related_questions(
     chosen: list[list[str]] = [[] for _ in range(n)]
     if len(q):
         _score_rows(entries, q, t, w, idf, rows, chosen)
-    if rows is None:
-        result = {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
-    else:
-        last = held.result  # type: ignore[union-attr]
-        result = {e.slug: tuple(chosen[i]) if rows[i] else last[e.slug] for i, e in enumerate(entries)}
-    if held is not None:
-        held.keep(entries, weights, every, lengths, k, epoch, result)
+    if held is None:
+        return {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
+    last = held.result
+    result = {e.slug: tuple(chosen[i]) if rows is None or rows[i] else last[e.slug] for i, e in enumerate(entries)}
+    held.keep(entries, weights, every, lengths, k, epoch, result)
     return result
 
 

@@ -53,8 +53,10 @@ def render_site(
 
     def bank_json(bank: BankInfo) -> str:
         key = keys.bank_json(bank)
-        found = memo.get(key) if memo.enabled else MISSING
-        return memo.put(key, bank_questions_json(site, bank, lang)) if found is MISSING else found  # type: ignore[no-any-return]
+        found: str = memo.get(key) if memo.enabled else MISSING
+        if found is MISSING:
+            found = memo.put(key, bank_questions_json(site, bank, lang))
+        return found
 
     study = list(study_pages(site, lang, bank_json))
     review = next((_page_url(p.path) for p in study if p.path == REVIEW_PATH), "")
