@@ -537,23 +537,8 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         tagging.cancel()
         linking.cancel()
         raise
-    # Each question's Entry made once, with its tags and related questions (dataclasses.replace, twice,
-    # took 0.1 s at 5,000 questions).
-    entries = [
-        Entry(
-            slug=e.slug,
-            bank_id=e.bank_id,
-            index=e.index,
-            text=e.text,
-            translated=e.translated,
-            tags=t.tags,
-            related=related[e.slug],
-            content_hash=e.content_hash,
-            translates=e.translates,
-            notes=e.notes,
-        )
-        for e, t in zip(untagged, tagged, strict=True)
-    ]
+    # Each question's tags and related questions put in one copy of its entry (two copies took 0.1 s at 5,000).
+    entries = [replace(e, tags=t.tags, related=related[e.slug]) for e, t in zip(untagged, tagged, strict=True)]
     banks = tuple(
         BankInfo(
             id=bank.id,

@@ -124,7 +124,8 @@ def related_questions(
     weights = [terms[e.slug] for e in entries]
     epoch = numbers.epoch  # that of this call's term numbers (_rare_terms may start a new one after)
     every, lengths, q, t, w, idf, k = _rare_terms(weights, numbers)
-    rows = held.rows(entries, weights, every, lengths, k, epoch) if held is not None else None
+    call = _RelatedCall([e.slug for e in entries], weights, [e.tags for e in entries], every, lengths, k, epoch)
+    rows = held.rows(call) if held is not None else None
     chosen: list[list[str]] = [[] for _ in range(n)]
     if len(q):
         _score_rows(entries, q, t, w, idf, rows, chosen)
@@ -132,7 +133,7 @@ def related_questions(
         return {e.slug: tuple(chosen[i]) for i, e in enumerate(entries)}
     last = held.result
     result = {e.slug: tuple(chosen[i]) if rows is None or rows[i] else last[e.slug] for i, e in enumerate(entries)}
-    held.keep(entries, weights, every, lengths, k, epoch, result)
+    held.keep(call, result)
     return result
 
 
@@ -218,63 +219,49 @@ class HeldRelated:
         self._last: _RelatedCall | None = None
         self.result: dict[str, tuple[str, ...]] = {}
 
-    def rows(
-        self,
-        entries: Sequence[_HasTags],
-        weights: list[dict[str, float]],
-        every: np.ndarray,
-        lengths: np.ndarray,
-        k: np.ndarray,
-        epoch: int,
-    ) -> np.ndarray | None:
-        """A flag per question: its row is to be scored again; None: every row."""
+    def rows(self, now: _RelatedCall) -> np.ndarray | None:
+        """A flag per question of the call `now`: its row is to be scored again; None: every row."""
         import numpy as np
 
         last = self._last
-        n = len(entries)
-        if last is None or last.epoch != epoch or last.slugs != [e.slug for e in entries]:
+        n = len(now.slugs)
+        if last is None or last.epoch != now.epoch or last.slugs != now.slugs:
             return None
         changed = [
             i
-            for i, (e, own, old, old_tags) in enumerate(zip(entries, weights, last.weights, last.tags, strict=True))
-            if own is not old or e.tags != old_tags
+            for i, (own, old, tags, old_tags) in enumerate(
+                zip(now.weights, last.weights, now.tags, last.tags, strict=True)
+            )
+            if own is not old or tags != old_tags
         ]
         if not changed:
             return np.zeros(n, dtype=bool)
-        ends, old_ends = np.cumsum(lengths), np.cumsum(last.lengths)
+        ends, old_ends = np.cumsum(now.lengths), np.cumsum(last.lengths)
         touched = np.concatenate(
-            [every[ends[i] - lengths[i] : ends[i]] for i in changed]
+            [now.every[ends[i] - now.lengths[i] : ends[i]] for i in changed]
             + [last.every[old_ends[i] - last.lengths[i] : old_ends[i]] for i in changed]
         )
-        before = np.zeros(len(k), dtype=np.int64)
+        before = np.zeros(len(now.k), dtype=np.int64)
         before[: len(last.k)] = last.k
         cap = _posting_caps(n)[0]
-        touched = touched[np.minimum(before[touched], k[touched]) <= cap]
-        hit = np.zeros(len(k), dtype=bool)
+        touched = touched[np.minimum(before[touched], now.k[touched]) <= cap]
+        hit = np.zeros(len(now.k), dtype=bool)
         hit[touched] = True
         rows = np.zeros(n, dtype=bool)
-        rows[np.repeat(np.arange(n), lengths)[hit[every]]] = True
+        rows[np.repeat(np.arange(n), now.lengths)[hit[now.every]]] = True
         rows[changed] = True
         return None if np.count_nonzero(rows) > self.SHARE * n else rows
 
-    def keep(
-        self,
-        entries: Sequence[_HasTags],
-        weights: list[dict[str, float]],
-        every: np.ndarray,
-        lengths: np.ndarray,
-        k: np.ndarray,
-        epoch: int,
-        result: dict[str, tuple[str, ...]],
-    ) -> None:
-        self._last = _RelatedCall(
-            [e.slug for e in entries], weights, [e.tags for e in entries], every, lengths, k, epoch
-        )
+    def keep(self, call: _RelatedCall, result: dict[str, tuple[str, ...]]) -> None:
+        """Hold `call` and its result for the next call."""
+        self._last = call
         self.result = result
 
 
 class _RelatedCall(NamedTuple):
-    """What HeldRelated keeps of a related_questions call (its arrays as _rare_terms returned them)."""
+    """The inputs of a related_questions call that HeldRelated compares and keeps: each question's
+    slug, term dict and tags, and the arrays _rare_terms returned (every question's term numbers one
+    after another, each question's count, each term's number of questions), numbered in `epoch`."""
 
     slugs: list[str]
     weights: list[dict[str, float]]
