@@ -284,6 +284,10 @@ def _units(score: float) -> int:
     return round(score * 2.0 ** (IDF_BITS + WEIGHT_BITS))
 
 
+_NUMBERINGS = count()
+"""Numbers each TermNumbers numbering (`TermNumbers.epoch`)."""
+
+
 class TermNumbers:
     """Terms numbered 0, 1, 2 ... and each question's terms as arrays of those numbers, for
     related_questions. Kept between builds in one process (`make serve`, the benchmark), it numbers only
@@ -293,11 +297,12 @@ class TermNumbers:
 
     def __init__(self) -> None:
         self.epoch = -1
-        """Counts the numberings: a term's number means the same term only within one."""
+        """This numbering's number, unique in the process (across TermNumbers too): a term's number means
+        the same term only within one numbering."""
         self._reset()
 
     def _reset(self) -> None:
-        self.epoch += 1
+        self.epoch = next(_NUMBERINGS)
         self._number: defaultdict[str, int] = defaultdict(count().__next__)
         self._seen: dict[int, tuple[dict[str, float], np.ndarray, np.ndarray]] = {}
 
