@@ -50,7 +50,8 @@ def questions_json(site: Site, lang: Lang, bank_json: Callable[[BankInfo], str] 
         ],
         "tags": [{"id": tag.id, "name": tag.name(lang), "url": tag_url(tag)} for tag in site.tags if tag.id in used],
     }
-    parts = [(bank_json or (lambda bank: bank_questions_json(site, bank, lang)))(bank) for bank in site.banks]
+    part_of = bank_json or (lambda bank: bank_questions_json(site, bank, lang))
+    parts = [part_of(bank) for bank in site.banks]
     questions = ",".join(part for part in parts if part)
     return _dumps(head)[:-1] + ',"questions":[' + questions + "]}\n"
 
