@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from studysite.cli import main
+from studysite.cli import exit_now, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], default_banks=ROOT / "banks", default_docs=ROOT / "docs"))
+    exit_now(main(sys.argv[1:], default_banks=ROOT / "banks", default_docs=ROOT / "docs"))

@@ -22,7 +22,10 @@ about twice one site's worth. Anything wrong with a record (cut short, corrupt, 
 of the code) makes it and what follows count as empty; a shard that cannot be read is empty, one that
 cannot be written (full disk, read-only folder) is left as it was. Neither ever fails or changes a build.
 A process that builds again (`make serve`) keeps the shards it saved in memory, values unpickled, and
-reads a file again only when another process wrote it since (`_HELD`).
+reads a file again only when another process wrote it since (`_HELD`). Beside a shard, a value put
+aside (`Memo.put_aside`) is the last one of its kind, not found by a hash of its inputs: what a process
+that builds again would keep in memory, for the next process to take up (the related questions'
+numbers and last call); whoever reads it checks that it fits.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import os
 import pickle
 import sys
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -72,6 +75,7 @@ class Memo:
         self._new: dict[bytes, Any] = {}
         self._kept: dict[bytes, bytes] = {}  # entries of the file used again, still pickled
         self._added: set[bytes] = set()
+        self._aside: dict[str, Callable[[], Any]] = {}
 
     @property
     def enabled(self) -> bool:
@@ -104,12 +108,47 @@ class Memo:
             self._added.add(key)
         return value
 
+    def aside(self, name: str) -> Any:
+        """The value a build of this code last put aside under `name` (`put_aside`), or None.
+
+        Unlike an entry, a value put aside is not found by a hash of its inputs: it is the last one, as
+        a process that builds again keeps something in memory (a snapshot of the related questions'
+        last call, links.RelatedSnapshot). Whoever reads it checks that it fits what it builds now."""
+        if self.path is None:
+            return None
+        try:
+            with open(self._aside_path(name), "rb") as handle:
+                data = handle.read()
+            head = SERIAL + code_digest()
+            payload = data[len(head) + _CHECK_BYTES :]
+            if data[: len(head)] != head or data[len(head) : len(head) + _CHECK_BYTES] != _check(payload):
+                return None
+            return pickle.loads(payload)
+        except Exception:  # missing, unreadable, damaged, of a class renamed: as if none
+            return None
+
+    def put_aside(self, name: str, make: Callable[[], Any]) -> None:
+        """Put `make()` aside under `name` when this shard is saved (`aside`), unless it returns None."""
+        if self.path is not None:
+            self._aside[name] = make
+
+    def _aside_path(self, name: str) -> Path:
+        assert self.path is not None
+        return self.path.with_name(f"{self.path.stem}.{name}{self.path.suffix}")
+
     def save(self) -> None:
         """Append what this build added to the shard, or write it anew (aside, then renamed over it) when
-        most of the file would be entries this build did not use. Any failure leaves the cache out, never
-        the build."""
+        most of the file would be entries this build did not use; write the values put aside. Any failure
+        leaves the cache out, never the build."""
         if self.path is None:
             return
+        for name, make in self._aside.items():
+            with contextlib.suppress(Exception):  # as a shard: a full disk, a read-only folder, no memory
+                value = make()
+                if value is not None:
+                    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                    _replace_file(self._aside_path(name), SERIAL + code_digest() + _check(payload) + payload)
+        self._aside.clear()
         try:
             fresh = {
                 k: pickle.dumps(self._new[k], protocol=pickle.HIGHEST_PROTOCOL)
@@ -155,16 +194,21 @@ class Memo:
 
     def _rewrite(self, record: bytes) -> None:
         assert self.path is not None
-        tmp = self.path.with_name(f"{self.path.name}.tmp-{os.getpid()}")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as handle:
-                handle.write(SERIAL + record)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        _replace_file(self.path, SERIAL + record)
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """`path` holds `data`, written aside and renamed over it: a reader finds the old file or the new one."""
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 class _Held(NamedTuple):
@@ -237,17 +281,23 @@ def unchanged(docs_dir: Path, key: bytes) -> tuple[Any, list[str]] | None:
         state, paths, _, blob = _last_record(docs_dir, key)
         if state != tree_state(docs_dir):
             return None
-        # Collection would visit each of the model's many small objects as they are made: a few
-        # times the time of the load itself, for objects that are all reachable.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collection_paused():
             return _unpickle_grouped(blob), paths
-        finally:
-            if enabled:
-                gc.enable()
     except Exception:  # missing, unreadable, corrupt, of another layout: generate
         return None
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No garbage collection inside: while many small objects are unpickled, collection would visit
+    each as it is made, a few times the time of the load itself, for objects that are all reachable."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def last_pages(docs_dir: Path) -> dict[str, tuple[bytes, FileState]]:

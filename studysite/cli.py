@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from .build import generate
 from .errors import BuildError, os_error
@@ -44,3 +46,19 @@ def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
         + same
     )
     return 0
+
+
+def exit_now(code: int) -> NoReturn:
+    """Exit with `code` as soon as stdout and stderr are flushed, without the interpreter's teardown.
+
+    The teardown frees the model and the cache object by object: 0.8-0.9 s of a 4-5 s generation after
+    an edit at 5,000 questions (2026-12-04, three runs each way), spent after the last file was written.
+    Every file the generator writes is closed (and renamed into place) before `main` returns, so nothing
+    is left to flush but the two streams. mypy ends its runs the same way (mypy.util.hard_exit).
+    """
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe: the code Python's own exit gives when it cannot flush stdout
+        code = code or 120
+    os._exit(code)

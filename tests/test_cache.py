@@ -12,7 +12,7 @@ import pytest
 
 from studysite import build, cache, write
 from studysite.build import generate
-from studysite.enrich import convert
+from studysite.enrich import convert, links
 from studysite.errors import BuildError
 from studysite.model import LANGS
 from studysite.pages import render
@@ -95,7 +95,7 @@ def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Pa
         assert _tree(cached) == _tree(plain), what  # slugs.lock and translations.lock too
     assert not (tmp_path / "plain" / ".docs.cache").exists()
     assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == sorted(
-        [cache.LAST, "model.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
+        [cache.LAST, "model.pickle", f"model.{build.RELATED_ASIDE}.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
     )
 
 
@@ -317,6 +317,55 @@ def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> 
     cache._HELD.clear()
     cache._HELD_PAGES.clear()
     assert generate(banks, docs, in_place=True).unchanged
+
+
+@pytest.mark.unit
+def test_a_new_process_takes_up_the_related_questions_where_the_last_one_left_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make site` after an edit runs in a new process: the related questions' term numbers and last
+    call come from the snapshot the last process put aside (build.RELATED_ASIDE), so only the edited
+    question's terms are read, and docs/ is the one built without the cache. A damaged snapshot, or one
+    of other code, counts as none: every question's terms are read, and docs/ is the same again."""
+    banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
+    generate(banks, docs)
+    aside = cache.folder_for(docs) / f"model.{build.RELATED_ASIDE}.pickle"
+    assert aside.is_file()
+    asked: list[str] = []
+    real = build._QuestionTerms.__getitem__
+    monkeypatch.setattr(
+        build._QuestionTerms, "__getitem__", lambda terms, slug: asked.append(slug) or real(terms, slug)
+    )
+
+    def in_a_new_process(edit: Callable[[Path], None]) -> set[str]:
+        """The questions whose terms a generation after `edit` read, in a process of its own."""
+        monkeypatch.setattr(build, "_TERM_NUMBERS", links.TermNumbers())
+        monkeypatch.setattr(build, "_HELD_RELATED", links.HeldRelated())
+        cache._HELD.clear()
+        cache._HELD_PAGES.clear()
+        asked.clear()
+        edit(banks)
+        site = generate(banks, docs).site
+        read = set(asked)
+        assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
+        assert read <= set(site.entries)
+        return read
+
+    edited = "number-tokens-training-estimate-total-time"  # the question of _answer's edit
+    assert in_a_new_process(_answer) == {edited}
+    every = set(generate(banks, docs).site.entries)
+    aside.write_bytes(aside.read_bytes()[:-100])  # cut short
+    assert in_a_new_process(_title) == every
+    # one bit of a weight changed: the file still loads and hangs together, its check finds it
+    data = bytearray(aside.read_bytes())
+    at = data.find(cache.shard(docs, "model").aside(build.RELATED_ASIDE).values.tobytes())
+    assert at > 0
+    data[at] ^= 1
+    aside.write_bytes(data)
+    assert in_a_new_process(_answer) == every
+    monkeypatch.setattr(cache, "code_digest", lambda: b"\0" * 32)  # the snapshot just saved, of other code
+    # (the title edit rewrote the lock: that generation left no record, so this one builds the model)
+    assert in_a_new_process(lambda banks: None) == every
 
 
 @pytest.mark.unit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 import random
 
 import pytest
@@ -227,7 +228,10 @@ def test_held_related_questions_equal_fresh_ones_after_every_edit(seed: int, mon
     """HeldRelated (the generator keeps it between builds in `make serve`) scores again only the rows an
     edit can change; the result is that of scoring every row, through random edits: terms added, dropped
     and reweighted (terms crossing the posting cap among them), tags changed, several questions at once,
-    questions reordered or added, and terms numbered afresh (TermNumbers.trim)."""
+    questions reordered or added, terms numbered afresh (TermNumbers.trim), and a new process taking up
+    the last one's numbers and call from a pickled snapshot (as `make site` does after an edit). Each
+    question's terms are known by a key that changes with them, as the generator's digests do; a
+    question whose key the numbers know is not asked for its terms."""
     rng = random.Random(seed)
     n = 400  # cap: n // 10 = 40 questions
     vocabulary = [f"t{i}" for i in range(300)] + [f"词{i}" for i in range(300)]
@@ -243,8 +247,16 @@ def test_held_related_questions_equal_fresh_ones_after_every_edit(seed: int, mon
 
     order = [f"q{i}" for i in range(n)]
     terms = {slug: question() for slug in order}
+    version = dict.fromkeys(order, 0)  # the key of a question's terms: (slug, version), new with each edit
     tag_of = {slug: tags() for slug in order}
     numbers, held = links.TermNumbers(), links.HeldRelated()
+    asked: list[str] = []
+
+    class Asking(dict):  # type: ignore[type-arg]
+        def __getitem__(self, slug: str) -> dict[str, float]:
+            asked.append(slug)
+            return terms[slug]
+
     alone = links.HeldRelated()  # held without kept numbers: each call numbers the terms afresh
     scored: list[int | None] = []
     score_rows = links._score_rows
@@ -254,9 +266,12 @@ def test_held_related_questions_equal_fresh_ones_after_every_edit(seed: int, mon
         return score_rows(entries, q, t, w, idf, rows, chosen)
 
     monkeypatch.setattr(links, "_score_rows", counting)
+    restarted: list[int] = []  # the steps after a restart, each scored in part
+    links.related_questions([links.Tagged(s, tag_of[s]) for s in order], terms, numbers, held, [(s, 0) for s in order])
     for step in range(40):
-        kind = rng.choice(["terms", "terms", "terms", "tags", "several", "reorder", "add", "trim"])
+        kind = rng.choice(["terms", "terms", "terms", "tags", "several", "reorder", "add", "trim", "restart"])
         slug = rng.choice(order)
+        edited = [slug] if kind == "terms" else rng.sample(order, 5) if kind == "several" else []
         if kind == "terms":  # an edited answer: a few terms in, a few out, one reweighted
             own = dict(terms[slug])
             for t in rng.sample(sorted(own), min(3, len(own))):
@@ -266,21 +281,63 @@ def test_held_related_questions_equal_fresh_ones_after_every_edit(seed: int, mon
         elif kind == "tags":
             tag_of[slug] = tags()
         elif kind == "several":
-            for other in rng.sample(order, 5):
+            for other in edited:
                 terms[other] = question()
         elif kind == "reorder":
             i, j = rng.sample(range(len(order)), 2)
             order[i], order[j] = order[j], order[i]
         elif kind == "add":
             order.append(f"q{len(order)}")
-            terms[order[-1]], tag_of[order[-1]] = question(), tags()
-        else:
+            terms[order[-1]], tag_of[order[-1]], version[order[-1]] = question(), tags(), 0
+            edited = [order[-1]]
+        elif kind == "trim":
             numbers._reset()
+        else:  # a new process: the last one's numbers and call, pickled and taken up, and an edit
+            snap = pickle.loads(pickle.dumps(links.snapshot(numbers, held)))
+            numbers, held = links.TermNumbers(), links.HeldRelated()
+            links.restore(numbers, held, snap)
+            edited = [slug]
+            terms[slug] = question()
+        for other in edited:
+            version[other] += 1
         entries = [links.Tagged(s, tag_of[s]) for s in order]
-        got = links.related_questions(entries, terms, numbers, held)
+        asked.clear()
+        got = links.related_questions(entries, Asking(), numbers, held, [(s, version[s]) for s in order])
+        if kind not in ("trim", "reorder"):  # only what the numbers have not seen is read
+            assert sorted(set(asked)) == sorted(edited), f"step {step}: {kind}"
+        if kind == "restart":
+            assert scored[-1] is not None and scored[-1] < n, f"step {step}: restarted, scored {scored[-1]}"
+            restarted.append(step)
         assert got == links.related_questions(entries, terms), f"step {step}: {kind}"
         assert links.related_questions(entries, terms, None, alone) == got, f"step {step}: {kind}, fresh numbers"
         del scored[-2:]  # the two calls that keep no numbers
     # The edits of one question were scored in part: rows of its term neighbours, not all of them.
     partial = [rows for rows in scored if rows is not None and rows < n]
     assert len(partial) >= 10, scored
+    assert restarted, "no step restarted"
+
+
+def test_a_snapshot_that_does_not_hang_together_is_refused() -> None:
+    """links.restore raises, and leaves the numbers and the held call as they were, for a snapshot whose
+    parts disagree (what a damaged or hand-made file could hold)."""
+    entries = [links.Tagged(f"q{i}", ()) for i in range(3)]
+    terms = {"q0": {"nccl": 1.0, "rdma": 1.0}, "q1": {"nccl": 1.0, "rdma": 1.0}, "q2": {"nccl": 1.0}}
+    numbers, held = links.TermNumbers(), links.HeldRelated()
+    links.related_questions(entries, terms, numbers, held, ["a", "b", "c"])
+    snap = links.snapshot(numbers, held)
+    assert snap is not None
+    fresh_numbers, fresh = links.TermNumbers(), links.HeldRelated()
+    bad = [
+        snap._replace(lengths=snap.lengths[:-1]),
+        snap._replace(ids=snap.ids[:-1]),
+        snap._replace(ids=snap.ids + 10),
+        snap._replace(result={}),
+        snap._replace(vocabulary=""),
+    ]
+    for wrong in bad:
+        with pytest.raises(ValueError):
+            links.restore(fresh_numbers, fresh, wrong)
+        assert fresh.empty() and fresh_numbers.size() == 0
+    links.restore(fresh_numbers, fresh, snap)
+    assert not fresh.empty() and fresh_numbers.size() == numbers.size()
+    assert links.related_questions(entries, terms, fresh_numbers, fresh, ["a", "b", "c"]) == held.result

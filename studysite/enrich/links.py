@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import count
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -98,9 +98,10 @@ class _HasTags(Protocol):
 
 def related_questions(
     entries: Sequence[_HasTags],
-    terms: dict[str, dict[str, float]],
+    terms: Mapping[str, dict[str, float]],
     numbers: TermNumbers | None = None,
     held: HeldRelated | None = None,
+    keys: Sequence[Hashable] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """For each slug, up to MAX_RELATED other slugs ranked by shared rare terms plus shared tags.
 
@@ -118,13 +119,20 @@ def related_questions(
     `held` (kept by the caller with `numbers`) holds the previous call's inputs and result: when the
     questions are the same ones in the same order, only the rows that can differ are scored again
     (`HeldRelated.rows`), and the others are the previous call's. The result is the same either way.
+
+    `keys`: what names each question's terms, equal keys for equal terms (the generator passes the
+    digest of each question's Chinese text). `numbers` and `held` know a question's terms by its key:
+    `terms` is read only for the keys `numbers` has not numbered, so it can be a mapping that
+    computes (or unpickles) a question's terms when asked. Without keys, each question's terms are
+    their own key.
     """
     n = len(entries)
+    if keys is None:
+        keys = range(n) if numbers is None and held is None else [_terms_key(terms[e.slug]) for e in entries]
     numbers = numbers or TermNumbers()
-    weights = [terms[e.slug] for e in entries]
     epoch = numbers.epoch  # that of this call's term numbers (_rare_terms may start a new one after)
-    every, lengths, q, t, w, idf, k = _rare_terms(weights, numbers)
-    call = _RelatedCall([e.slug for e in entries], weights, [e.tags for e in entries], every, lengths, k, epoch)
+    every, lengths, q, t, w, idf, k = _rare_terms(keys, lambda i: terms[entries[i].slug], numbers)
+    call = _RelatedCall([e.slug for e in entries], list(keys), [e.tags for e in entries], every, lengths, k, epoch)
     rows = held.rows(call) if held is not None else None
     chosen: list[list[str]] = [[] for _ in range(n)]
     if len(q):
@@ -229,10 +237,8 @@ class HeldRelated:
             return None
         changed = [
             i
-            for i, (own, old, tags, old_tags) in enumerate(
-                zip(now.weights, last.weights, now.tags, last.tags, strict=True)
-            )
-            if own is not old or tags != old_tags
+            for i, (own, old, tags, old_tags) in enumerate(zip(now.keys, last.keys, now.tags, last.tags, strict=True))
+            if own != old or tags != old_tags
         ]
         if not changed:
             return np.zeros(n, dtype=bool)
@@ -252,6 +258,10 @@ class HeldRelated:
         rows[changed] = True
         return None if np.count_nonzero(rows) > self.SHARE * n else rows
 
+    def empty(self) -> bool:
+        """Whether no call is held (none yet in this process, nor restored)."""
+        return self._last is None
+
     def keep(self, call: _RelatedCall, result: dict[str, tuple[str, ...]]) -> None:
         """Hold `call` and its result for the next call."""
         self._last = call
@@ -260,11 +270,11 @@ class HeldRelated:
 
 class _RelatedCall(NamedTuple):
     """The inputs of a related_questions call that HeldRelated compares and keeps: each question's
-    slug, term dict and tags, and the arrays _rare_terms returned (every question's term numbers one
+    slug, terms' key and tags, and the arrays _rare_terms returned (every question's term numbers one
     after another, each question's count, each term's number of questions), numbered in `epoch`."""
 
     slugs: list[str]
-    weights: list[dict[str, float]]
+    keys: list[Hashable]
     tags: list[tuple[str, ...]]
     every: np.ndarray
     lengths: np.ndarray
@@ -290,10 +300,10 @@ _NUMBERINGS = count()
 
 class TermNumbers:
     """Terms numbered 0, 1, 2 ... and each question's terms as arrays of those numbers, for
-    related_questions. Kept between builds in one process (`make serve`, the benchmark), it numbers only
-    the term dicts it has not seen: after an edit the generator's cache hands back the same dict
-    objects for every unchanged question, and numbering ~1 million term uses at 5,000 questions took
-    0.5 s of the 1 s related_questions took. Only the dicts of the last call are kept."""
+    related_questions. Kept between builds (in one process, `make serve`, or saved beside the cache:
+    `snapshot`), it numbers only the terms of the keys it has not seen: after an edit, one question's.
+    Numbering ~1 million term uses at 5,000 questions took 0.5 s of the 1 s related_questions took.
+    Only the keys of the last call are kept."""
 
     def __init__(self) -> None:
         self.epoch = -1
@@ -304,26 +314,35 @@ class TermNumbers:
     def _reset(self) -> None:
         self.epoch = next(_NUMBERINGS)
         self._number: defaultdict[str, int] = defaultdict(count().__next__)
-        self._seen: dict[int, tuple[dict[str, float], np.ndarray, np.ndarray]] = {}
+        self._seen: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
 
-    def arrays(self, weights: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Term numbers and weights of every question's terms, one after another, and each question's count."""
+    def arrays(
+        self, keys: Sequence[Hashable], terms: Callable[[int], dict[str, float]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Term numbers and weights of every question's terms, one after another, and each question's
+        count; `terms(i)` is asked for only where `keys[i]` was not numbered in the last call."""
         import numpy as np
 
-        number, seen, now = self._number, self._seen, {}
+        number, seen = self._number, self._seen
+        now: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
         ids, values = [], []
-        for own in weights:
-            held = seen.get(id(own))
-            if held is None or held[0] is not own:
+        for i, key in enumerate(keys):
+            held = seen.get(key) or now.get(key)
+            if held is None:
+                own = terms(i)
                 term = np.fromiter(map(number.__getitem__, own), dtype=np.int64, count=len(own))
-                held = (own, term, np.fromiter(own.values(), dtype=np.float64, count=len(own)))
-            now[id(own)] = held
-            ids.append(held[1])
-            values.append(held[2])
+                held = (term, np.fromiter(own.values(), dtype=np.float64, count=len(own)))
+            now[key] = held
+            ids.append(held[0])
+            values.append(held[1])
         self._seen = now
-        lengths = np.fromiter(map(len, weights), dtype=np.int64, count=len(weights))
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
         empty = [np.zeros(0, dtype=np.int64)]
         return np.concatenate(ids or empty), np.concatenate(values or [np.zeros(0)]), lengths
+
+    def knows(self, key: Hashable) -> bool:
+        """Whether the last call numbered the terms of `key` (`arrays` will not ask for them)."""
+        return key in self._seen
 
     def vocabulary(self) -> list[str]:
         """Every term numbered so far, by its number."""
@@ -336,6 +355,84 @@ class TermNumbers:
         """Start numbering afresh next time when most numbered terms are no longer used (`in_use`)."""
         if len(self._number) > 2 * in_use + 100_000:
             self._reset()
+
+
+def _terms_key(terms: dict[str, float]) -> Hashable:
+    """A question's terms as their own key (related_questions without keys)."""
+    return tuple(sorted(terms.items()))
+
+
+class RelatedSnapshot(NamedTuple):
+    """The term numbers and the last call that TermNumbers and HeldRelated hold, in a form to pickle: a
+    new process (`make site`, `scripts/build_pages.py`) takes it up with `restore` and scores only an
+    edit's rows, as `make serve` does (at 5,000 questions the terms and their numbers of every question,
+    taken from the cache one by one, and every row scored, took ~1.2 s)."""
+
+    vocabulary: str
+    """Every numbered term, by its number, joined by NUL (no term holds one): one string pickles in
+    0.1 ms, against 30 ms for a list of the 238,000 terms at 5,000 questions, and splits in 24 ms."""
+    slugs: list[str]
+    keys: list[Hashable]
+    tags: list[tuple[str, ...]]
+    ids: np.ndarray
+    """Every question's term numbers one after another (int32), in the call's order."""
+    values: np.ndarray
+    """Their weights (float64)."""
+    lengths: np.ndarray
+    """Each question's count of terms."""
+    result: dict[str, tuple[str, ...]]
+
+
+def snapshot(numbers: TermNumbers, held: HeldRelated) -> RelatedSnapshot | None:
+    """What `numbers` and `held` hold after a related_questions call with both; None when `held` holds
+    no call numbered by `numbers` (none yet, or the numbering started afresh since: TermNumbers.trim)."""
+    import numpy as np
+
+    last = held._last
+    if last is None or last.epoch != numbers.epoch:
+        return None
+    vocabulary = "\0".join(numbers._number)
+    if vocabulary.count("\0") != max(0, len(numbers._number) - 1):
+        return None  # a term with a NUL in it (none of question_terms' has one)
+    # The numbers hold the terms of the last call's keys (and only those): the call's arrays are theirs.
+    values = [numbers._seen[key][1] for key in last.keys]
+    return RelatedSnapshot(
+        vocabulary,
+        last.slugs,
+        last.keys,
+        last.tags,
+        last.every.astype(np.int32),
+        np.concatenate(values or [np.zeros(0)]),
+        last.lengths.astype(np.int32),
+        held.result,
+    )
+
+
+def restore(numbers: TermNumbers, held: HeldRelated, snap: RelatedSnapshot) -> None:
+    """Make `numbers` and `held` what they were when `snap` was taken (in a new numbering, the held call
+    with it). Raises ValueError, and changes neither, when `snap` does not hang together."""
+    import numpy as np
+
+    ids, values, lengths = snap.ids.astype(np.int64), np.asarray(snap.values, dtype=np.float64), snap.lengths
+    vocabulary = snap.vocabulary.split("\0") if snap.vocabulary else []
+    n = len(snap.slugs)
+    if not (
+        len(snap.keys) == len(snap.tags) == len(lengths) == n
+        and len(ids) == len(values) == int(lengths.sum())
+        and (not len(ids) or 0 <= int(ids.min()) <= int(ids.max()) < len(vocabulary))
+        and set(snap.result) == set(snap.slugs)
+    ):
+        raise ValueError("a related-questions snapshot that does not hang together")
+    ends = np.cumsum(lengths, dtype=np.int64)
+    starts = ends - lengths
+    numbers._reset()
+    numbers._number = defaultdict(count(len(vocabulary)).__next__, zip(vocabulary, count()))
+    numbers._seen = {
+        key: (ids[a:b], values[a:b]) for key, a, b in zip(snap.keys, starts.tolist(), ends.tolist(), strict=True)
+    }
+    k = np.bincount(ids, minlength=len(vocabulary))
+    held._last = _RelatedCall(snap.slugs, snap.keys, snap.tags, ids, lengths.astype(np.int64), k, numbers.epoch)
+    held.result = snap.result
 
 
 def _shared_tags(entries: Sequence[_HasTags], a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -482,7 +579,7 @@ def _answer_links(
 
 
 def _rare_terms(
-    weights: list[dict[str, float]], numbers: TermNumbers
+    keys: Sequence[Hashable], terms: Callable[[int], dict[str, float]], numbers: TermNumbers
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every question's term numbers one after another and each question's count (`numbers.arrays`);
     the (question, term, weight) entries that relate questions; every term's idf and the number of
@@ -494,9 +591,9 @@ def _rare_terms(
     """
     import numpy as np
 
-    n = len(weights)
+    n = len(keys)
     cap, answer_cap = _posting_caps(n)
-    term, weight, lengths = numbers.arrays(weights)
+    term, weight, lengths = numbers.arrays(keys, terms)
     question = np.repeat(np.arange(n, dtype=np.int64), lengths)
     k = np.bincount(term, minlength=numbers.size())
     idf = np.log(1 + n / np.maximum(k, 1))
