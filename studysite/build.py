@@ -495,13 +495,13 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
     link_keys = {lang: memo.key("inline", lang, order, texts) for lang in LANGUAGES.written}
     inline = {lang: memo.get(link_keys[lang]) for lang in LANGUAGES.written} if memo.enabled else {}
     unlinked = [lang for lang in LANGUAGES.written if inline.get(lang, MISSING) is MISSING]
-    # A language whose subjects are those of the last build in this process: only the answers that
-    # changed are searched, here. Any other is linked whole by a side process, with its subjects
-    # (found here already where this process kept a build's links, whose subjects then changed).
+    # A language whose subjects are those of the last build (in this process, or put aside by the last
+    # one): only the answers that changed are searched, here. Any other is linked whole by a side
+    # process, with its subjects (found here already where a build's links were kept, whose subjects
+    # then changed).
     held = _HELD_LINKS if memo.enabled else None
     numbers, held_related = (_TERM_NUMBERS, _HELD_RELATED) if memo.enabled else (None, None)
-    if held_related is not None and held_related.empty():  # a new process: the last one's, if any
-        _restore_related(memo)
+    _take_up(memo)
     terms = _QuestionTerms(untagged, zh_d, memo)
     kept = {lang: held.kept_subjects(lang) for lang in unlinked} if held is not None else {}
     subjects = {lang: links.subject_terms(untagged, lang) for lang, names in kept.items() if names is not None}
@@ -513,6 +513,11 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
         return {lang: (found[lang], links.inline_links(untagged, lang, found[lang])) for lang in slow}
 
     linking = parallel.Side(link_whole, fork=fork and bool(slow))
+
+    def text_d(lang: Lang) -> list[bytes]:
+        """The digest of each question's text in `lang` (the Chinese where it has no translation)."""
+        return [known.of(e.text[lang]) for e in untagged]
+
     try:
         # While a side process tags (unless no tag changed, the related questions below are computed
         # again): the terms they will ask for, those of the questions the numbers have not seen.
@@ -534,11 +539,13 @@ def build_site_model(sources: Sources, memo: Memo = cache.NULL, known: cache.Dig
                 memo.put_aside(RELATED_ASIDE, functools.partial(links.snapshot, numbers, held_related))
         if held is not None:
             for lang in quick:
-                inline[lang] = memo.put(link_keys[lang], held.update(untagged, lang, subjects[lang]))
+                inline[lang] = memo.put(link_keys[lang], held.update(untagged, lang, subjects[lang], text_d(lang)))
         for lang, (names, linked) in linking.result().items():
             inline[lang] = memo.put(link_keys[lang], linked)
             if held is not None:
-                held.keep(untagged, lang, names, linked)
+                held.keep(untagged, lang, names, linked, text_d(lang))
+        if held is not None and unlinked:
+            memo.put_aside(LINKS_ASIDE, held.snapshot)
     except BaseException:
         tagging.cancel()
         linking.cancel()
@@ -602,15 +609,26 @@ _HELD_LINKS = links.HeldLinks()
 RELATED_ASIDE = "related"
 """The name the related questions' numbers and last call are put aside under in the model's shard
 (links.RelatedSnapshot): a new process after an edit scores only the rows it can change."""
+LINKS_ASIDE = "links"
+"""The name each language's inline links are put aside under (links.HeldLinks.snapshot): a new process
+after an edit searches only the answers that changed."""
+ASIDES = (RELATED_ASIDE, LINKS_ASIDE)
 
 
-def _restore_related(memo: Memo) -> None:
-    """The related questions' term numbers and last call as the last process left them, if it did."""
-    with cache.collection_paused():  # 0.19-0.21 s against 0.24-0.27 s at 5,000 questions
-        snap = memo.aside(RELATED_ASIDE)
-        if isinstance(snap, links.RelatedSnapshot):
-            with contextlib.suppress(ValueError):  # it does not hang together: as if there were none
-                links.restore(_TERM_NUMBERS, _HELD_RELATED, snap)
+def _take_up(memo: Memo) -> None:
+    """What the last process put aside, where this process holds nothing yet: the related questions'
+    term numbers and last call, and the inline links."""
+    if not memo.enabled:
+        return
+    with cache.collection_paused():  # 0.19-0.21 s against 0.24-0.27 s for the first at 5,000 questions
+        if _HELD_RELATED.empty():
+            snap = memo.aside(RELATED_ASIDE)
+            if isinstance(snap, links.RelatedSnapshot):
+                with contextlib.suppress(ValueError):  # it does not hang together: as if there were none
+                    links.restore(_TERM_NUMBERS, _HELD_RELATED, snap)
+        if _HELD_LINKS.empty():
+            with contextlib.suppress(ValueError):
+                _HELD_LINKS.restore(memo.aside(LINKS_ASIDE))
 
 
 class _QuestionTerms(Mapping[str, dict[str, float]]):

@@ -14,6 +14,7 @@ from studysite import build, cache, write
 from studysite.build import generate
 from studysite.enrich import convert, links
 from studysite.errors import BuildError
+from studysite.languages import LANGUAGES
 from studysite.model import LANGS
 from studysite.pages import render
 from tests.sitekit import build_pages, copy_banks
@@ -95,7 +96,12 @@ def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Pa
         assert _tree(cached) == _tree(plain), what  # slugs.lock and translations.lock too
     assert not (tmp_path / "plain" / ".docs.cache").exists()
     assert sorted(p.name for p in (tmp_path / "cached" / ".docs.cache").iterdir()) == sorted(
-        [cache.LAST, "model.pickle", f"model.{build.RELATED_ASIDE}.pickle", *(f"pages-{lang}.pickle" for lang in LANGS)]
+        [
+            cache.LAST,
+            "model.pickle",
+            *(f"model.{name}.pickle" for name in build.ASIDES),
+            *(f"pages-{lang}.pickle" for lang in LANGS),
+        ]
     )
 
 
@@ -320,52 +326,71 @@ def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> 
 
 
 @pytest.mark.unit
-def test_a_new_process_takes_up_the_related_questions_where_the_last_one_left_them(
+def test_a_new_process_takes_up_related_questions_and_inline_links_where_the_last_one_left_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`make site` after an edit runs in a new process: the related questions' term numbers and last
-    call come from the snapshot the last process put aside (build.RELATED_ASIDE), so only the edited
-    question's terms are read, and docs/ is the one built without the cache. A damaged snapshot, or one
-    of other code, counts as none: every question's terms are read, and docs/ is the same again."""
+    call, and each language's inline links, come from what the last process put aside
+    (build.RELATED_ASIDE, build.LINKS_ASIDE), so only the edited question's terms are read and its
+    answers searched, and docs/ is the one built without the cache. A snapshot cut short, damaged in a
+    way only its check finds, or of other code counts as none: every question is read and searched, and
+    docs/ is the same again."""
     banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
     generate(banks, docs)
-    aside = cache.folder_for(docs) / f"model.{build.RELATED_ASIDE}.pickle"
-    assert aside.is_file()
+    related, linked = (cache.folder_for(docs) / f"model.{name}.pickle" for name in build.ASIDES)
+    assert related.is_file() and linked.is_file()
     asked: list[str] = []
     real = build._QuestionTerms.__getitem__
     monkeypatch.setattr(
         build._QuestionTerms, "__getitem__", lambda terms, slug: asked.append(slug) or real(terms, slug)
     )
+    searched: list[str] = []
+    real_search = links._answer_links
+    monkeypatch.setattr(
+        links,
+        "_answer_links",
+        lambda pattern, subjects, slug, lines: searched.append(slug) or real_search(pattern, subjects, slug, lines),
+    )
 
-    def in_a_new_process(edit: Callable[[Path], None]) -> set[str]:
-        """The questions whose terms a generation after `edit` read, in a process of its own."""
+    def in_a_new_process(edit: Callable[[Path], None]) -> tuple[set[str], list[str]]:
+        """The questions whose terms a generation after `edit`, in a process of its own, read, and those
+        whose answers it searched (once a language)."""
         monkeypatch.setattr(build, "_TERM_NUMBERS", links.TermNumbers())
         monkeypatch.setattr(build, "_HELD_RELATED", links.HeldRelated())
+        monkeypatch.setattr(build, "_HELD_LINKS", links.HeldLinks())
         cache._HELD.clear()
         cache._HELD_PAGES.clear()
         asked.clear()
+        searched.clear()
         edit(banks)
         site = generate(banks, docs).site
-        read = set(asked)
+        read, found = set(asked), sorted(searched)
         assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
         assert read <= set(site.entries)
-        return read
+        return read, found
 
     edited = "number-tokens-training-estimate-total-time"  # the question of _answer's edit
-    assert in_a_new_process(_answer) == {edited}
+    languages = len(LANGUAGES.written)
+    assert in_a_new_process(_answer) == ({edited}, [edited])  # its Chinese answer: the English is as it was
     every = set(generate(banks, docs).site.entries)
-    aside.write_bytes(aside.read_bytes()[:-100])  # cut short
-    assert in_a_new_process(_title) == every
-    # one bit of a weight changed: the file still loads and hangs together, its check finds it
-    data = bytearray(aside.read_bytes())
-    at = data.find(cache.shard(docs, "model").aside(build.RELATED_ASIDE).values.tobytes())
-    assert at > 0
-    data[at] ^= 1
-    aside.write_bytes(data)
-    assert in_a_new_process(_answer) == every
-    monkeypatch.setattr(cache, "code_digest", lambda: b"\0" * 32)  # the snapshot just saved, of other code
+    all_of_them = sorted(every) * languages
+    all_of_them.sort()
+    for aside in (related, linked):
+        aside.write_bytes(aside.read_bytes()[:-100])  # cut short
+    assert in_a_new_process(_title) == (every, all_of_them)
+    # One bit changed, of a weight and of a question's digest: the files still load and hang together,
+    # their checks find it.
+    snap = cache.shard(docs, "model").aside(build.RELATED_ASIDE)
+    for aside, part in ((related, snap.values.tobytes()), (linked, snap.keys[0])):
+        data = bytearray(aside.read_bytes())
+        at = data.find(part)
+        assert at > 0
+        data[at] ^= 1
+        aside.write_bytes(data)
+    assert in_a_new_process(_answer) == (every, all_of_them)
+    monkeypatch.setattr(cache, "code_digest", lambda: b"\0" * 32)  # the snapshots just saved, of other code
     # (the title edit rewrote the lock: that generation left no record, so this one builds the model)
-    assert in_a_new_process(lambda banks: None) == every
+    assert in_a_new_process(lambda banks: None) == (every, all_of_them)
 
 
 @pytest.mark.unit

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studysite import cache
 from studysite.build import build_site_model, load_sources
 from studysite.enrich import links
 from studysite.errors import Problems
@@ -155,13 +156,18 @@ def _edited(entry: Entry, lang: str, extra: str) -> Entry:
 
 
 def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    """HeldLinks searches only the answers that changed since the last build; whatever the edit, its
-    result is inline_links' own, and a change of subjects is seen as one."""
+    """HeldLinks searches only the answers that changed since the last build (each question's text known
+    by its digest, as the generator passes it); whatever the edit, its result is inline_links' own, also
+    in a new process that took up a pickled snapshot, and a change of subjects is seen as one."""
     held = links.HeldLinks()
     entries = list(site.entries.values())
     lang = "en"
-    assert held.kept_subjects(lang) is None  # nothing kept yet
-    held.keep(entries, lang, links.subject_terms(entries, lang), links.inline_links(entries, lang))
+
+    def keys(now: list[Entry]) -> list[bytes]:
+        return [cache.digest(e.text[lang]) for e in now]
+
+    assert held.kept_subjects(lang) is None and held.empty()  # nothing kept yet
+    held.keep(entries, lang, links.subject_terms(entries, lang), links.inline_links(entries, lang), keys(entries))
     searched: list[str] = []
     real = links._answer_links
 
@@ -173,15 +179,20 @@ def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site, monke
         (0, " NVSHMEM and Megatron-LM, again.", [entries[0].slug]),  # a mention of two subjects added
         (3, " nothing linked here.", [entries[0].slug, entries[3].slug]),  # 0 is back as it was
         (0, "", [entries[3].slug]),  # every answer as it was
+        (5, " NVSHMEM.", [entries[5].slug]),  # in a new process, from the last one's snapshot
     ]
     for at, extra, changed in edits:
         now = [*entries[:at], _edited(entries[at], lang, extra), *entries[at + 1 :]] if extra else entries
         subjects = links.subject_terms(now, lang)
+        if at == 5:
+            snap = pickle.loads(pickle.dumps(held.snapshot()))
+            held = links.HeldLinks()
+            held.restore(snap)
         assert held.kept_subjects(lang) == subjects  # an answer edit keeps the subjects
         searched.clear()
         with monkeypatch.context() as m:
             m.setattr(links, "_answer_links", counting)
-            got = held.update(now, lang, subjects)
+            got = held.update(now, lang, subjects, keys(now))
         assert searched == changed
         assert got == links.inline_links(now, lang)
         if at == 0 and extra:  # the edit added links: the kept result did change
@@ -189,6 +200,9 @@ def test_kept_inline_links_equal_inline_links_after_every_edit(site: Site, monke
     # A new subject (a question title naming one) changes the subjects: not the kept ones.
     titled = [*entries[:1], _retitled(entries[1], lang, "What is FlashAttention-3?"), *entries[2:]]
     assert links.subject_terms(titled, lang) != held.kept_subjects(lang)
+    for wrong in (None, [], {"en": ({}, {}, {})}, {"en": ([], {})}):
+        with pytest.raises(ValueError):
+            links.HeldLinks().restore(wrong)
 
 
 def _retitled(entry: Entry, lang: str, title: str) -> Entry:

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studysite import cache
-from studysite.build import RELATED_ASIDE, build_site_model, generate, load_sources
+from studysite.build import ASIDES, build_site_model, generate, load_sources
 from studysite.enrich.convert import convert_text
 from studysite.errors import BuildError, Problems
 from studysite.languages import LANGUAGES, Language
@@ -476,7 +476,7 @@ def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     result = generate(banks, tmp_path / "out" / "docs")
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
     # the cache's shards have fixed names (studysite/cache.py): nothing of the input names a file there
-    names = ("model", f"model.{RELATED_ASIDE}", "last-generation", *(f"pages-{lang}" for lang in LANGS))
+    names = ("model", *(f"model.{name}" for name in ASIDES), "last-generation", *(f"pages-{lang}" for lang in LANGS))
     cache = {f"out/.docs.cache/{name}.pickle" for name in names}
     assert all(p.startswith(("banks/", "out/docs/", "out/.docs.lock")) or p in cache for p in written), written
     assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}

@@ -500,14 +500,15 @@ _Links = tuple[tuple[str, str], ...]
 
 
 class HeldLinks:
-    """inline_links kept from one build to the next in a process (`make serve`, the benchmark): when a
-    language's subjects are those of the last build, only the questions whose answer changed are
-    searched again (one answer, after an edit, against 0.3-0.5 s for every answer at 5,000 questions).
-    The result is inline_links' own."""
+    """inline_links kept from one build to the next (in one process, `make serve`, or put aside beside
+    the cache: `snapshot`, `restore`): when a language's subjects are those of the last build, only the
+    questions whose text changed are searched again (one answer, after an edit, against 0.3-0.5 s for
+    every answer at 5,000 questions). Each question's text is known by a key that changes with it (the
+    generator passes its digest). The result is inline_links' own."""
 
     def __init__(self) -> None:
-        # per language: its subjects, and per slug the answer's lines and their links
-        self._last: dict[str, tuple[dict[str, str], dict[str, tuple[tuple[str, ...], _Links]]]] = {}
+        # per language: its subjects, and per slug the key of its text and the answer's links
+        self._last: dict[str, tuple[dict[str, str], dict[str, tuple[Hashable, _Links]]]] = {}
 
     def kept_subjects(self, lang: Lang) -> dict[str, str] | None:
         """The subjects of the last build kept here in `lang`, if any: `update` searches only changed
@@ -515,33 +516,65 @@ class HeldLinks:
         return self._last[lang][0] if lang in self._last else None
 
     def update(
-        self, entries: list[Entry], lang: Lang, subjects: dict[str, str]
+        self, entries: list[Entry], lang: Lang, subjects: dict[str, str], keys: Sequence[Hashable]
     ) -> dict[str, tuple[tuple[str, str], ...]]:
-        """inline_links(entries, lang), searching only answers not seen in the last build with these subjects."""
+        """inline_links(entries, lang), searching only the answers of questions whose key (`keys`, one per
+        entry) is not that of the last build with these subjects."""
         last = self._last[lang][1] if self.kept_subjects(lang) == subjects else {}
         if not subjects:
             self._last[lang] = (subjects, {})
             return {}
         pattern = _subject_pattern(subjects)
         now, out = {}, {}
-        for e in entries:
-            lines = e.text[lang].answer_lines
+        for e, key in zip(entries, keys, strict=True):
             held = last.get(e.slug)
-            if held is not None and held[0] == lines:
+            if held is not None and held[0] == key:
                 found = held[1]
             else:
-                found = _answer_links(pattern, subjects, e.slug, lines)
-            now[e.slug] = (lines, found)
+                found = _answer_links(pattern, subjects, e.slug, e.text[lang].answer_lines)
+            now[e.slug] = (key, found)
             if found:
                 out[e.slug] = found
         self._last[lang] = (subjects, now)
         return out
 
     def keep(
-        self, entries: list[Entry], lang: Lang, subjects: dict[str, str], found: dict[str, tuple[tuple[str, str], ...]]
+        self,
+        entries: list[Entry],
+        lang: Lang,
+        subjects: dict[str, str],
+        found: dict[str, tuple[tuple[str, str], ...]],
+        keys: Sequence[Hashable],
     ) -> None:
         """Keep inline_links' result `found` (computed elsewhere, e.g. in a forked process) for the next build."""
-        self._last[lang] = (subjects, {e.slug: (e.text[lang].answer_lines, found.get(e.slug, ())) for e in entries})
+        self._last[lang] = (
+            subjects,
+            {e.slug: (key, found.get(e.slug, ())) for e, key in zip(entries, keys, strict=True)},
+        )
+
+    def empty(self) -> bool:
+        """Whether no language's links are held (none yet in this process, nor restored)."""
+        return not self._last
+
+    def snapshot(self) -> dict[str, tuple[dict[str, str], dict[str, tuple[Hashable, _Links]]]]:
+        """What is held, to pickle (`restore` takes it up in another process)."""
+        return dict(self._last)
+
+    def restore(self, snap: object) -> None:
+        """Hold what `snapshot` returned. Raises ValueError, and holds nothing new, when `snap` is not its shape."""
+        if not (
+            isinstance(snap, dict)
+            and all(
+                isinstance(lang, str)
+                and isinstance(held, tuple)
+                and len(held) == 2
+                and isinstance(held[0], dict)
+                and isinstance(held[1], dict)
+                for lang, held in snap.items()
+            )
+        ):
+            raise ValueError("not a snapshot of inline links")
+        self._last = dict(snap)
 
 
 def _subject_pattern(subjects: dict[str, str]) -> re.Pattern[str]:
