@@ -351,16 +351,17 @@ def remember(
     pages: Mapping[str, bytes],
     groups: Sequence[tuple[object, ...]] = (),
     left: Mapping[str, FileState] | None = None,
+    group_keys: Sequence[bytes] | None = None,
 ) -> None:
     """Record this generation (`unchanged` reads it) and the key of each page rendered from one, by its
-    path (`last_pages`). `groups`: objects of the result pickled apart, a group at a time (`_pickle_grouped`).
-    `left`: the state of every file in docs/ as the generation left it, when its writer read them
+    path (`last_pages`). `groups`: objects of the result pickled apart, a group at a time, and `group_keys`
+    a key of each one's content (`_pickle_grouped`). `left`: the state of every file in docs/ as the generation left it, when its writer read them
     (`write_tree_in_place`); else docs/ is read here (`tree_state`). Any failure leaves the record out,
     never the build."""
     path = folder_for(docs_dir) / LAST
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     try:
-        blob = _pickle_grouped(result, groups)  # while the old docs tree is deleted
+        blob = _pickle_grouped(result, groups, group_keys, docs_dir)  # while the old docs tree is deleted
         # Deleting the old tree's hard links to unchanged pages changes their inodes' ctime: the record
         # reads docs/ once that is over.
         wait_for_removals()
@@ -378,20 +379,27 @@ def remember(
             os.unlink(tmp)
 
 
-def _pickle_grouped(value: Any, groups: Sequence[tuple[object, ...]]) -> bytes:
+def _pickle_grouped(
+    value: Any, groups: Sequence[tuple[object, ...]], keys: Sequence[bytes] | None = None, docs_dir: Path | None = None
+) -> bytes:
     """`value` pickled with the objects of each group apart: each group as one pickle, and the rest
     with references to them. A group whose objects are the very ones (not equal ones) of a group this
     process pickled last time is not pickled again: after an edit, every bank but one holds the
     questions of the generation before (the cache gives back the same objects), which were most of
-    the ~20 MB, 0.4-0.5 s, a record took at 5,000 questions."""
+    the ~20 MB, 0.4-0.5 s, a record took at 5,000 questions. `keys`: a key of each group's content
+    (equal keys, equal objects); a process that has pickled no group yet (a new one, `make site`) takes
+    the pickle of a group with the same key from the record of `docs_dir`, instead of pickling it."""
     held, now = _HELD_GROUPS, {}
+    recorded = _recorded_groups(docs_dir) if not held and keys is not None and docs_dir is not None else {}
     place: dict[int, tuple[int, int]] = {}
     blobs = []
     for number, group in enumerate(groups):
         # The held groups keep their objects alive, so equal ids are the very same objects.
         ids = tuple(map(id, group))
         last = held.get(ids)
-        data = last[1] if last is not None else pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
+        data = last[1] if last is not None else recorded.get(keys[number]) if keys is not None else None
+        if data is None:
+            data = pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
         now[ids] = (group, data)
         blobs.append(data)
         for at, obj in enumerate(group):
@@ -408,12 +416,22 @@ def _pickle_grouped(value: Any, groups: Sequence[tuple[object, ...]]) -> bytes:
     # Not `persistent_id`, which pickle would call for every object of the value.
     pickler.dispatch_table = {kind: reduce for kind in {type(obj) for group in groups for obj in group}}
     pickler.dump(value)
-    return pickle.dumps((blobs, out.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((blobs, out.getvalue(), None if keys is None else list(keys)), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _recorded_groups(docs_dir: Path) -> dict[bytes, bytes]:
+    """The pickle of each group in the record of `docs_dir`, by the group's key; empty without a sound record."""
+    try:
+        _, _, _, blob = _last_record(docs_dir, None)
+        blobs, _, keys = pickle.loads(blob)
+        return dict(zip(keys, blobs, strict=True)) if keys is not None else {}
+    except Exception:  # missing, unreadable, corrupt, of another layout: every group is pickled
+        return {}
 
 
 def _unpickle_grouped(blob: bytes) -> Any:
     """What `_pickle_grouped` pickled."""
-    blobs, rest = pickle.loads(blob)
+    blobs, rest, _ = pickle.loads(blob)
     groups = [pickle.loads(data) for data in blobs]
 
     class Unpickler(pickle.Unpickler):

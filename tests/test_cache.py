@@ -532,11 +532,14 @@ def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkey
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("new_process", [False, True], ids=["same process", "new process"])
 def test_the_record_of_an_edit_pickles_only_the_edited_banks_questions_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_process: bool
 ) -> None:
-    """The record keeps each bank's questions apart, and a process that records again pickles only the
-    banks whose questions changed. What a later unchanged generation returns is the edited one's result."""
+    """The record keeps each bank's questions apart, and a generation after an edit pickles only the
+    banks whose questions changed: in the process that recorded the last one, or in a new process (the
+    others' pickles are taken from the last record by their content's key). What a later unchanged
+    generation returns is the edited one's result, in this process and in a new one."""
     banks = copy_banks(tmp_path / "banks")
     (banks / "second.txt").write_text(
         "第二个题库\nQ: 什么是 NVLink？\nGPU 之间的高速互连。\n\nQ: 什么是 PCIe？\n主机与设备之间的总线。\n",
@@ -550,13 +553,22 @@ def test_the_record_of_an_edit_pickles_only_the_edited_banks_questions_again(
     pickled: list[object] = []
     real = cache.pickle.dumps
     monkeypatch.setattr(cache.pickle, "dumps", lambda value, **kw: pickled.append(value) or real(value, **kw))
+
+    def as_new() -> None:
+        if new_process:
+            for held in (cache._HELD, cache._HELD_PAGES, cache._HELD_GROUPS):
+                held.clear()
+
+    as_new()
     edited = generate(banks, docs)
     groups = [v for v in pickled if isinstance(v, tuple) and v and all(hasattr(q, "blocks") for q in v)]
     assert len(groups) == 1 and len(groups[0]) == len(LANGS) * len(edited.site.bank("ai-infra-3").slugs)
     monkeypatch.setattr(cache.pickle, "dumps", real)
+    as_new()
     again = generate(banks, docs)
     assert again.unchanged
     assert again.site == edited.site and again.sources == edited.sources and again.warnings == edited.warnings
+    assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
 
 
 @pytest.mark.unit
