@@ -77,10 +77,23 @@ EDITS: list[tuple[str, Callable[[Path], None]]] = [
 ]
 
 
+def _as_a_new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a process keeps between generations, forgotten: the next one reads the cache as a new process."""
+    monkeypatch.setattr(build, "_TERM_NUMBERS", links.TermNumbers())
+    monkeypatch.setattr(build, "_HELD_RELATED", links.HeldRelated())
+    monkeypatch.setattr(build, "_HELD_LINKS", links.HeldLinks())
+    for held in (cache._HELD, cache._HELD_PAGES, cache._HELD_GROUPS):
+        held.clear()
+
+
 @pytest.mark.unit
-def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(tmp_path: Path) -> None:
+def test_cached_builds_equal_uncached_ones_after_every_kind_of_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two copies of the banks get the same edits one after another; one copy is always built without a
-    cache, the other with the cache its earlier builds left. Whole docs/ trees, results and locks agree."""
+    cache, the other with the cache its earlier builds left (the first in a process of its own). Whole
+    docs/ trees, results and locks agree."""
+    _as_a_new_process(monkeypatch)
     plain, cached = copy_banks(tmp_path / "plain" / "banks"), copy_banks(tmp_path / "cached" / "banks")
     for what, edit in EDITS:
         edit(plain)
@@ -354,11 +367,7 @@ def test_a_new_process_takes_up_related_questions_and_inline_links_where_the_las
         """The questions whose terms a generation after `edit`, in a process of its own (or not: `new`),
         read, and those whose answers it searched (once a language)."""
         if new:
-            monkeypatch.setattr(build, "_TERM_NUMBERS", links.TermNumbers())
-            monkeypatch.setattr(build, "_HELD_RELATED", links.HeldRelated())
-            monkeypatch.setattr(build, "_HELD_LINKS", links.HeldLinks())
-            cache._HELD.clear()
-            cache._HELD_PAGES.clear()
+            _as_a_new_process(monkeypatch)
         asked.clear()
         searched.clear()
         edit(banks)
@@ -565,8 +574,7 @@ def test_the_record_of_an_edit_pickles_only_the_edited_banks_questions_again(
 
     def as_new() -> None:
         if new_process:
-            for held in (cache._HELD, cache._HELD_PAGES, cache._HELD_GROUPS):
-                held.clear()
+            _as_a_new_process(monkeypatch)
 
     as_new()
     edited = generate(banks, docs)
