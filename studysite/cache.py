@@ -127,6 +127,10 @@ class Memo:
         except Exception:  # missing, unreadable, damaged, of a class renamed: as if none
             return None
 
+    def has_aside(self, name: str) -> bool:
+        """Whether a value is put aside under `name` (of any code: `aside` checks that)."""
+        return self.path is not None and self._aside_path(name).is_file()
+
     def put_aside(self, name: str, make: Callable[[], Any]) -> None:
         """Put `make()` aside under `name` when this shard is saved (`aside`), unless it returns None."""
         if self.path is not None:

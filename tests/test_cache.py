@@ -345,7 +345,8 @@ def test_a_new_process_takes_up_related_questions_and_inline_links_where_the_las
     """`make site` after an edit runs in a new process: the related questions' term numbers and last
     call, and each language's inline links, come from what the last process put aside
     (build.RELATED_ASIDE, build.LINKS_ASIDE), so only the edited question's terms are read and its
-    answers searched, and docs/ is the one built without the cache. A snapshot cut short, damaged in a
+    answers searched, and docs/ is the one built without the cache. Later generations in one process
+    put nothing aside unless the snapshots are gone. A snapshot cut short, damaged in a
     way only its check finds, or of other code counts as none: every question is read and searched, and
     docs/ is the same again."""
     banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
@@ -392,6 +393,13 @@ def test_a_new_process_takes_up_related_questions_and_inline_links_where_the_las
     assert in_a_new_process(overlap, new=False) == ({overlapped}, [overlapped])
     assert (related.read_bytes(), linked.read_bytes()) == kept
     assert in_a_new_process(_answer) == ({edited, overlapped}, sorted([edited, overlapped]))
+    # The snapshots deleted under a running process (the cache folder cleared): its next generation
+    # puts them aside again, and the process after it reads only what changed since.
+    related.unlink()
+    linked.unlink()
+    assert in_a_new_process(_answer, new=False) == ({edited}, [edited])
+    assert related.is_file() and linked.is_file()
+    assert in_a_new_process(_answer) == ({edited}, [edited])
     languages = len(LANGUAGES.written)
     all_of_them = sorted(sorted(every) * languages)
     for aside in (related, linked):
