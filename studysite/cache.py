@@ -358,12 +358,11 @@ def remember(
     group_keys: Sequence[bytes] | None = None,
 ) -> None:
     """Record this generation (`unchanged` reads it) and the key of each page rendered from one, by its
-    path (`last_pages`). `groups`: objects of the result pickled apart, a group at a time, and `group_keys`
-    a key of each one's content (`_pickle_grouped`). `left`: the state of every file in docs/ as the generation left it, when its writer read them
-    (`write_tree_in_place`); else docs/ is read here (`tree_state`). Any failure leaves the record out,
-    never the build."""
+    path (`last_pages`). `groups`: objects of the result pickled apart, a group at a time, and
+    `group_keys` a key of each one's content (`_pickle_grouped`). `left`: the state of every file in
+    docs/ as the generation left it, when its writer read them (`write_tree_in_place`); else docs/ is
+    read here (`tree_state`). Any failure leaves the record out, never the build."""
     path = folder_for(docs_dir) / LAST
-    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     try:
         blob = _pickle_grouped(result, groups, group_keys, docs_dir)  # while the old docs tree is deleted
         # Deleting the old tree's hard links to unchanged pages changes their inodes' ctime: the record
@@ -371,16 +370,11 @@ def remember(
         wait_for_removals()
         state = tree_state(docs_dir) if left is None else sorted((rel, *st) for rel, st in left.items())
         payload = pickle.dumps((state, paths, dict(pages), blob), protocol=pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as handle:
-            handle.write(SERIAL + key + _check(payload) + payload)
-        os.replace(tmp, path)
+        _replace_file(path, SERIAL + key + _check(payload) + payload)
         _HELD_PAGES.clear()  # one docs folder's, as `_HELD`
         _HELD_PAGES[os.fspath(path)] = (_identity(path), _pages_as_left(state, pages))
     except Exception:
         _HELD_PAGES.pop(os.fspath(path), None)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 def _pickle_grouped(
