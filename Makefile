@@ -117,4 +117,4 @@ node_modules/.dev: package.json package-lock.json
 	@touch $@ node_modules/.runtime
 
 clean:                                               ## remove generated files and installed tools
-	rm -rf site docs .venv .venv-lock node_modules .pytest_cache
+	rm -rf site docs .docs.cache .venv .venv-lock node_modules .pytest_cache

@@ -36,7 +36,9 @@ import hashlib
 import io
 import os
 import pickle
+import shutil
 import sys
+import threading
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import metadata
@@ -242,6 +244,90 @@ def _identity(path: Path) -> tuple[int, int, int] | None:
 
 NULL = Memo(None)
 """No cache: every `get` misses and nothing is kept."""
+
+
+class Files:
+    """Whole files kept by the key of what they were made from (the Anki decks and CSV files of
+    studysite/takeaway/anki.py), one folder of the cache: a build that would make the same file again
+    takes the kept one instead (`place`: a hard link, or a copy across file systems).
+
+    A kept file and the site's file may be one inode, so neither is ever written in place: `keep`
+    links a file its writer renamed into place whole, and `place` renames a new link over the
+    site's file. After a build, `prune` removes what it did not use: the folder holds one build's
+    files. Nothing here fails a build: a file that cannot be kept is made again next time, one that
+    cannot be placed is made now (a write into the site that fails is the writer's error, as ever).
+    Writer threads may call `keep` at once.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self._used: set[str] = set()
+
+    def place(self, key: bytes, dest: Path) -> bool:
+        """Put the file kept under `key` at `dest`; False when there is none (make it, then `keep` it)."""
+        if self.folder is None:
+            return False
+        name = key.hex()
+        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            try:
+                os.link(self.folder / name, tmp)
+            except FileNotFoundError:
+                return False
+            except OSError:  # another file system, or links not allowed: a copy
+                try:
+                    shutil.copyfile(self.folder / name, tmp)
+                except OSError:  # none kept, or unreadable, or no room: the writer makes it (and says so)
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+                    return False
+            os.replace(tmp, dest)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        self._used.add(name)
+        return True
+
+    def keep(self, key: bytes, made: Path) -> None:
+        """Keep the file just made at `made` (renamed there whole) under `key`."""
+        if self.folder is None:
+            return
+        name = key.hex()
+        target = self.folder / name
+        tmp = target.with_name(f"{name}.tmp-{os.getpid()}-{threading.get_ident()}")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(made, tmp)
+            except OSError:
+                shutil.copyfile(made, tmp)
+            os.replace(tmp, target)
+            self._used.add(name)
+        except OSError:  # a full disk or a read-only cache: made again next time
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+    def prune(self) -> None:
+        """Remove every kept file this build did not place or keep (and what killed builds left)."""
+        if self.folder is None:
+            return
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        for name in names:
+            if name not in self._used:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.folder / name)
+
+
+def files(docs_dir: Path | None, name: str) -> Files:
+    """The folder `name` of `docs_dir`'s cache for whole files (none with STUDYSITE_NO_CACHE=1)."""
+    if docs_dir is None or os.environ.get(NO_CACHE_ENV) == "1":
+        return Files(None)
+    return Files(folder_for(docs_dir) / name)
 
 
 def folder_for(docs_dir: Path) -> Path:

@@ -651,6 +651,12 @@ def test_zip_holds_both_languages_in_one_folder(seed_site: Path) -> None:
         assert last and paths == [*sorted(first), *sorted(scripts, key=paths.index), *sorted(last)]
         assert {n.split("/")[0] for n in names} == {offline.ZIP_FOLDER}
         assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in zf.infolist())
+        # already compressed files (decks, Pagefind's index) are stored as they are, the rest deflated
+        how = {info.filename: info.compress_type for info in zf.infolist()}
+        stored = {n for n, kind in how.items() if kind == zipfile.ZIP_STORED}
+        assert stored == {n for n in how if n.endswith(offline.COMPRESSED)}
+        assert any(n.endswith(".apkg") for n in stored) and any(n.endswith(".pf_fragment") for n in stored)
+        assert set(how.values()) == {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
     inside = {n.split("/", 1)[1] for n in names}
     assert offline.ZIP_PATH not in inside and "sw.js" not in inside
     with zipfile.ZipFile(seed_site / offline.ZIP_PATH) as zf:

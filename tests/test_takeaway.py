@@ -12,6 +12,7 @@ import html
 import io
 import itertools
 import json
+import os
 import posixpath
 import re
 import sqlite3
@@ -24,12 +25,14 @@ from urllib.parse import parse_qs, urlsplit
 import genanki
 import pytest
 
+from studysite import cache
 from studysite.build import build_site_model, generate, load_sources
 from studysite.errors import Problems
 from studysite.languages import LANGUAGES
 from studysite.model import LeadIn, ListBlock, ListItem, Question, Site
 from studysite.pages import downloads
 from studysite.sources.glossary import load_glossary, tooltip
+from studysite.takeaway import anki
 from studysite.takeaway.anki import (
     CSV_COLUMNS,
     answer_text,
@@ -214,6 +217,59 @@ def test_rebuilt_deck_after_an_edit_keeps_guids_and_changes_only_that_note(tmp_p
         assert all(b.notes[g].mod > a.notes[g].mod for g in b.notes)
     b_zh = read_apkg(tmp_path / "b" / downloads.bank_deck("ai-infra-3", "zh"))
     assert "减少梯度同步的次数" in b_zh.notes[edited].fields[1]
+
+
+@pytest.mark.unit
+def test_kept_decks_are_the_bytes_made_anew_and_an_edit_makes_again_only_the_files_that_show_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    banks = copy_banks(tmp_path / "banks")
+    before, _ = site_model(banks)
+    made: list[str] = []  # the decks (names) and CSV files (slugs) made, not placed
+    make_deck, make_csv = anki.collection_bytes, anki.csv_bytes
+    monkeypatch.setattr(anki, "collection_bytes", lambda deck, stamp: made.append(deck.name) or make_deck(deck, stamp))
+    monkeypatch.setattr(
+        anki, "csv_bytes", lambda site, slugs, *a: made.append(",".join(slugs)) or make_csv(site, slugs, *a)
+    )
+
+    def write(site: Site, name: str, kept: bool = True, stamp: int = 1_750_000_000) -> list[str]:
+        made.clear()
+        return write_decks(site, tmp_path / name, SITE_URL, stamp, cache.Files(tmp_path / "kept") if kept else None)
+
+    def same_as_made_anew(site: Site, name: str, files: list[str]) -> None:
+        write(site, name + "-anew", kept=False)
+        for rel in files:
+            assert (tmp_path / name / rel).read_bytes() == (tmp_path / (name + "-anew") / rel).read_bytes(), rel
+
+    files = write(before, "first")
+    assert len(made) == len(files) and len(os.listdir(tmp_path / "kept")) == len(files)
+    assert write(before, "again") == files and made == []  # nothing changed: every file placed
+    same_as_made_anew(before, "again", files)
+    # a placed file is another name of the kept one: a write over it renames a new file in, the kept one stays
+    kept_bytes = (tmp_path / "again" / files[0]).read_bytes()
+    anki._write_atomic(tmp_path / "again" / files[0], b"written over")
+    write(before, "after-overwrite")
+    assert made == [] and (tmp_path / "after-overwrite" / files[0]).read_bytes() == kept_bytes
+
+    bank_file = banks / "ai-infra-3.txt"
+    text = bank_file.read_text(encoding="utf-8")
+    bank_file.write_text(
+        text.replace("- 梯度累积：减少通信频率。", "- 梯度累积：减少梯度同步的次数。"), encoding="utf-8"
+    )
+    after, _ = site_model(banks)
+    edited = "communication-optimized-megatron-lm"
+    showing = [spec.name for spec in deck_specs(after) if edited in spec.slugs]
+    showing += [",".join(slugs) for _rel, slugs in anki.csv_specs(after) if edited in slugs]
+    assert write(after, "edited") == files
+    assert sorted(made) == sorted(showing) and len(showing) < len(files) / 2
+    same_as_made_anew(after, "edited", files)
+    assert len(os.listdir(tmp_path / "kept")) == len(files)  # what the edit replaced is gone
+
+    (tmp_path / "kept" / sorted(os.listdir(tmp_path / "kept"))[0]).unlink()  # a kept file lost: made again
+    write(after, "one-lost")
+    assert len(made) == 1
+    write(after, "newer", stamp=1_750_000_100)  # every note's time changed: every deck made again
+    assert len(made) == len(deck_specs(after))
 
 
 @pytest.mark.unit

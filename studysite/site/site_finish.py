@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .. import parallel
+from .. import cache, parallel
 from ..errors import Problem, SiteError, os_error
 from ..i18n import STRINGS, catalogues
 from ..languages import Language, Languages, from_table
@@ -313,7 +313,11 @@ def write_downloads(site_dir: Path, config: Any, generated: Any) -> list[str]:
     # The last commit's time in a clean checkout (the same in every clone), else the files' times.
     stamp = source_epoch(sorted(folders)[0]) if folders else ""
     return write_decks(
-        generated.site, site_dir, config.site_url or "", int(stamp) if stamp.isdigit() else source_date(paths)
+        generated.site,
+        site_dir,
+        config.site_url or "",
+        int(stamp) if stamp.isdigit() else source_date(paths),
+        cache.files(Path(config.docs_dir), "downloads"),  # the files the last build made, by their inputs
     )
 
 
