@@ -38,6 +38,7 @@ import functools
 import gzip
 import http.server
 import json
+import math
 import os
 import platform
 import re
@@ -426,6 +427,8 @@ class Scale:
     """Peak resident memory of the process (or of a side process, when larger)."""
     grown_mb: float
     """Peak minus the memory before generate() (the interpreter and imports): what the questions cost."""
+    error: str = ""
+    """Why the run did not finish (its exit status and last lines), or empty."""
 
 
 def measure_scaling(sizes: tuple[int, ...] = SCALING_SIZES) -> list[Scale]:
@@ -441,10 +444,18 @@ def measure_scaling(sizes: tuple[int, ...] = SCALING_SIZES) -> list[Scale]:
             [sys.executable, "-c", _SCALING_CHILD, str(banks), str(work / "docs")],
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
-        got = json.loads(proc.stdout.strip().splitlines()[-1])
         shutil.rmtree(work / "docs", ignore_errors=True)
+        if proc.returncode != 0:  # reported as a FAIL with its reason; the rest of the bench goes on
+            killed = " (killed: out of memory? see dmesg)" if proc.returncode == -9 else ""
+            tail = " ".join(proc.stderr.strip().splitlines()[-3:])[:400]
+            out.append(
+                Scale(n, math.nan, math.nan, math.nan, math.nan, f"exit {proc.returncode}{killed} {tail}".strip())
+            )
+            print(f"  scaling {n:,}: failed, {out[-1].error}", flush=True)
+            continue
+        got = json.loads(proc.stdout.strip().splitlines()[-1])
         out.append(Scale(n, got["wall"], got["cpu"], got["peak_kb"] / 1024, (got["peak_kb"] - got["base_kb"]) / 1024))
         print(f"  scaling {n:,}: {out[-1]}", flush=True)
     return out
@@ -458,11 +469,17 @@ def scaling_lines(scales: list[Scale]) -> list[str]:
     ]
     for s in scales:
         n = s.questions
+        if s.error:
+            lines.append(f"| {n:,} | did not finish: {s.error} | | | | | | |")
+            continue
         lines.append(
             f"| {n:,} | {s.wall:.1f} s | {s.cpu:.1f} s | {s.wall / n * 1e3:.2f} ms | {s.cpu / n * 1e3:.2f} ms "
             f"| {s.peak_mb:.0f} MB | {s.grown_mb:.0f} MB | {s.grown_mb * 1024 / n:.1f} KB |"
         )
     first, last = scales[0], scales[-1]
+    failed = [s for s in scales if s.error]
+    if failed:
+        return [*lines, *(f"- FAIL: the generator at {s.questions:,} questions did not finish" for s in failed)]
     for what, a, b in (
         ("time", first.wall / first.questions, last.wall / last.questions),
         ("CPU time", first.cpu / first.questions, last.cpu / last.questions),
@@ -1711,7 +1728,6 @@ def main(argv: list[str]) -> int:
         if "lighthouse" not in skip and label == "seed":
             run_lighthouse(row)
             print(f"  lighthouse {row.lighthouse}", flush=True)
-    scaling = [] if "scaling" in skip else scaling_lines(measure_scaling())
     if "search" not in skip and "build" not in skip:
         from playwright.sync_api import sync_playwright
 
@@ -1724,6 +1740,15 @@ def main(argv: list[str]) -> int:
                     row.review = measure_review(row.corpus.work / "site", browser)
                     print(f"  review {row.corpus.label} {row.corpus.questions}: {row.review}", flush=True)
             browser.close()
+    if "scaling" in skip:
+        scaling = []
+    else:
+        # Last, with the corpora's work folders (built sites, docs/, caches: ~4 GB, in tmpfs) removed:
+        # nothing reads them again, and at 100,000 questions the generator and its forked side processes
+        # need most of the machine's memory (the run of 2026-12-04 23:45 was killed for want of it).
+        for row in rows:
+            shutil.rmtree(row.corpus.work, ignore_errors=True)
+        scaling = scaling_lines(measure_scaling())
     elapsed = time.perf_counter() - started
     if args.gen_only or args.build_only:
         print(f"\nbench: {elapsed / 60:.1f} min")

@@ -82,8 +82,8 @@ def write_decks(
     built once (`_Shared`) and reused. Zipping a deck (zlib, the largest part of the time, runs
     without the GIL) and writing the files happen in writer threads while the next deck is built.
     `kept`: the files a build made before, by the key of what each is made from (`_Shared.deck_key`,
-    `csv_key`): a file whose key is there is placed, not made (at 5,000 questions, 702 files and
-    9-11 s of a build with nothing changed); the rest are made and kept for the next build.
+    `csv_key`): a file whose key is there is placed, not made (at 5,000 questions the 702 files took
+    0.4 s placed against 7.3 s made); the rest are made and kept for the next build.
     """
     shared = _Shared(site, site_url)
     kept = kept or cache.Files(None)
