@@ -9,7 +9,10 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
-fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+# Not `fc-list | grep -q`: grep quits at the first match, fc-list then dies of SIGPIPE, and under
+# pipefail the pipeline fails, so installed fonts were now and then "missing" (apt-get update each time).
+fonts=$(fc-list : family 2>/dev/null || true)
+grep -qi "noto sans cjk" <<<"$fonts" || need+=(fonts-noto-cjk)
 command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
 command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
 [ ${#need[@]} -eq 0 ] && exit 0
