@@ -263,30 +263,21 @@ class Files:
         self.folder = folder
         self._used: set[str] = set()
 
+    @property
+    def enabled(self) -> bool:
+        return self.folder is not None
+
     def place(self, key: bytes, dest: Path) -> bool:
-        """Put the file kept under `key` at `dest`; False when there is none (make it, then `keep` it)."""
+        """Put the file kept under `key` at `dest`; False when there is none (make it, then `keep` it),
+        or when it cannot be put there (unreadable, no room: the writer then makes it, and says why)."""
         if self.folder is None:
             return False
         name = key.hex()
-        tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}-{threading.get_ident()}")
-        dest.parent.mkdir(parents=True, exist_ok=True)
         try:
-            try:
-                os.link(self.folder / name, tmp)
-            except FileNotFoundError:
-                return False
-            except OSError:  # another file system, or links not allowed: a copy
-                try:
-                    shutil.copyfile(self.folder / name, tmp)
-                except OSError:  # none kept, or unreadable, or no room: the writer makes it (and says so)
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-                    return False
-            os.replace(tmp, dest)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            _link_or_copy(self.folder / name, dest)
+        except OSError:
+            return False
         self._used.add(name)
         return True
 
@@ -295,19 +286,12 @@ class Files:
         if self.folder is None:
             return
         name = key.hex()
-        target = self.folder / name
-        tmp = target.with_name(f"{name}.tmp-{os.getpid()}-{threading.get_ident()}")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(made, tmp)
-            except OSError:
-                shutil.copyfile(made, tmp)
-            os.replace(tmp, target)
-            self._used.add(name)
+            _link_or_copy(made, self.folder / name)
         except OSError:  # a full disk or a read-only cache: made again next time
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            return
+        self._used.add(name)
 
     def prune(self) -> None:
         """Remove every kept file this build did not place or keep (and what killed builds left)."""
@@ -321,6 +305,25 @@ class Files:
             if name not in self._used:
                 with contextlib.suppress(OSError):
                     os.unlink(self.folder / name)
+
+
+def _link_or_copy(src: Path, dest: Path) -> None:
+    """`dest` holds `src`'s bytes: a hard link (a copy across file systems or where links are refused)
+    made aside and renamed over it, so `dest` is never written in place; nothing is left aside on failure.
+    Writer threads may call it at once."""
+    tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    try:
+        try:
+            os.link(src, tmp)
+        except FileNotFoundError:  # no `src` (nothing kept): no copy to try
+            raise
+        except OSError:
+            shutil.copyfile(src, tmp)
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def files(docs_dir: Path | None, name: str) -> Files:

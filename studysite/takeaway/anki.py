@@ -90,15 +90,15 @@ def write_decks(
     written = []
     with _Background() as background:
         for spec in deck_specs(site):
-            key = shared.deck_key(spec, timestamp)
+            key = shared.deck_key(spec, timestamp) if kept.enabled else b""
             if not kept.place(key, site_dir / spec.path):
                 collection = collection_bytes(build_deck(site, spec, site_url, shared), timestamp)
-                background.run(_write_kept, kept, key, site_dir / spec.path, _zip_collection, collection)
+                background.run(_write_apkg, kept, key, site_dir / spec.path, collection)
             written.append(spec.path)
         for rel, slugs in csv_specs(site):
-            key = shared.csv_key(rel, slugs)
+            key = shared.csv_key(rel, slugs) if kept.enabled else b""
             if not kept.place(key, site_dir / rel):
-                background.run(_write_kept, kept, key, site_dir / rel, bytes, csv_bytes(site, slugs, site_url, shared))
+                background.run(_write_kept, kept, key, site_dir / rel, csv_bytes(site, slugs, site_url, shared))
             written.append(rel)
     kept.prune()
     return written
@@ -303,12 +303,13 @@ class _Shared:
         self._notes: dict[tuple[str, str], genanki.Note] = {}
         self._rows: dict[str, bytes] = {}
         self._digests: dict[str, bytes] = {}
-        self._names_digest = cache.digest(self.tag_names)
+        self._names_digest = b""  # the tag names' digest, on the first deck_key
 
     def deck_key(self, spec: DeckSpec, timestamp: int) -> bytes:
         """The key of a deck's file: everything `build_deck` and `collection_bytes` read (the code and
         genanki's version aside, which cache.key and _GENANKI add), its questions by `entry_digest`."""
         parts = (spec.key, spec.variant, spec.name, spec.path, self.site_url, str(timestamp), _GENANKI)
+        self._names_digest = self._names_digest or cache.digest(self.tag_names)
         return cache.key("anki deck", *parts, self._names_digest, *map(self.entry_digest, spec.slugs))
 
     def csv_key(self, rel: str, slugs: Iterable[str]) -> bytes:
@@ -422,9 +423,13 @@ def _absolute(site_url: str, path: str) -> str:
     return root + path
 
 
-def _write_kept(kept: cache.Files, key: bytes, path: Path, make: Callable[[bytes], bytes], raw: bytes) -> None:
-    """Write `make(raw)` to `path` (in a writer thread: zlib runs without the GIL) and keep it under `key`."""
-    _write_atomic(path, make(raw))
+def _write_apkg(kept: cache.Files, key: bytes, path: Path, collection: bytes) -> None:
+    """Zip the collection into `path` (in a writer thread: zlib runs without the GIL), kept under `key`."""
+    _write_kept(kept, key, path, _zip_collection(collection))
+
+
+def _write_kept(kept: cache.Files, key: bytes, path: Path, data: bytes) -> None:
+    _write_atomic(path, data)
     kept.keep(key, path)
 
 
