@@ -159,7 +159,8 @@ def generate(
     memo = cache.shard(docs_dir, "model") if use_cache else cache.NULL
     # the result names the banks' files (warnings, the site check reads them again): their folder too
     options = (str(banks_dir.resolve()), strict, update_lock, locked, repo_url, site_url, LANGUAGES)
-    key = cache.generation_key(banks_dir, *options) if memo.enabled else None
+    state = cache.banks_state(banks_dir) if memo.enabled else None
+    key = cache.generation_key(state, *options)
     if key is not None:
         with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
             last = cache.unchanged(docs_dir, key)
@@ -208,11 +209,14 @@ def generate(
         keys: dict[str, bytes] = {}
         left: dict[str, FileState] | None = None  # each file's state as written in place
         pending: list[PendingFile] = []
+        written: dict[str, bytes] = {}  # the locks this generation writes into banks/: name, new bytes
+        if update_lock and lock_changes:
+            written[lock_path.name] = lock_text.encode("utf-8")
+        if update_lock and tr_changes:
+            written[tr_path.name] = tr_text.encode("utf-8")
         try:
-            if update_lock and lock_changes:
-                pending.append(PendingFile(lock_path, lock_text.encode("utf-8")))
-            if update_lock and tr_changes:
-                pending.append(PendingFile(tr_path, tr_text.encode("utf-8")))
+            for name, data in written.items():
+                pending.append(PendingFile(banks_dir / name, data))
 
             def commit_locks() -> None:
                 for p in pending:
@@ -240,10 +244,16 @@ def generate(
                 p.discard()
         memo.save()
         laps.lap("pages")
-        # Not after writing a lock (the banks folder then differs from what `key` hashed, and a lock put
-        # back as it was must be written again: the next generation, with the new lock, is remembered),
-        # nor when a bank changed while this one read it.
-        if key is not None and not pending and cache.generation_key(banks_dir, *options) == key:
+        # Remembered under the banks folder as it is now: with the locks this generation wrote (an answer's
+        # edit changes its fingerprint in slugs.lock), every other file as this generation read it. Not
+        # when a bank changed while this one read it; a lock put back as it was is then written again.
+        now = cache.banks_state(banks_dir) if state is not None else None
+        now_key = cache.generation_key(now, *options)
+        if (
+            state is not None
+            and now_key is not None
+            and now == {**state, **{n: cache.file_digest(d) for n, d in written.items()}}
+        ):
             # Each bank's questions in every language apart: after an edit most are those of the last record.
             groups = [tuple(site.entries[s].text[lang] for s in bank.slugs for lang in LANGS) for bank in site.banks]
             # What each group is: its questions' digests (a new process takes the unchanged ones' pickles
@@ -253,8 +263,11 @@ def generate(
                 left = None  # a file the writer could not read back: the record reads docs/ itself
             cache.remember(
                 docs_dir,
-                key,
-                replace(result, files={}, written=[]),
+                now_key,
+                # what a generation from the slugs.lock now in banks/ finds: no URL changed against it
+                replace(
+                    result, files={}, written=[], url_changes=[] if lock_path.name in written else result.url_changes
+                ),
                 sorted(result.files),
                 keys,
                 groups,
@@ -793,12 +806,10 @@ def render_and_swap(
         sides = [parallel.Side(functools.partial(language, lang), fork=fork) for lang in others]
         try:
             own: dict[str, bytes] = {}
-            files = {
-                ".gitignore": DOCS_GITIGNORE,
-                **render_language(site, first, repo_url, site_url, cached, known, own),
-            }
+            stage.write({".gitignore": DOCS_GITIGNORE})
+            files = render_language(site, first, repo_url, site_url, cached, known, own)
             stage.write(files, _as_last(own, last))
-            rest = []
+            rest = [".gitignore"]
             for side in sides:
                 paths, theirs = side.result()
                 rest += paths
@@ -843,7 +854,7 @@ def render_language(
     cached: Path | None = None,
     known: cache.Digests | None = None,
     keys: dict[str, bytes] | None = None,
-) -> dict[str, str]:
+) -> cache.Texts:
     """One language's generated files, by their path in docs/ (English under en/).
 
     `cached`: a docs folder whose cache (studysite/cache.py) holds pages of earlier builds; pages
@@ -852,16 +863,19 @@ def render_language(
     found again by identity. `keys` gets the key of each page rendered from one (`Page.key`), by path.
     """
     prefix = "" if lang == LANGS[0] else f"{lang}/"
-    files: dict[str, str] = {}
     urls: dict[str, str] = {}
     memo = cache.shard(cached, f"pages-{lang}")
+    files = cache.Texts(memo)  # the pages the cache holds are read from it only when asked for
     for page in render_site(site, lang, repo_url, site_url, memo, known):
         path = prefix + page.path
         url = _url_of(path)
         if url in urls:  # a silent overwrite would lose a page
             raise ValueError(f"two generated pages would be served at /{url}: {urls[url]} and {path}")
         urls[url] = path
-        files[path] = page.text
+        if page.held:
+            files.add_held(path, page.key)
+        else:
+            files.add(path, page.text)
         if keys is not None and page.key:
             keys[path] = page.key
     memo.save()

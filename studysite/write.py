@@ -45,7 +45,7 @@ class Staging:
         self.root, self.old_root = root, old_root
         self._made: set[str] = set()
 
-    def write(self, files: dict[str, str], known: Mapping[str, FileState] | None = None) -> None:
+    def write(self, files: Mapping[str, str], known: Mapping[str, FileState] | None = None) -> None:
         """Write these files into the new tree. Two processes may write disjoint sets at once.
 
         `known`: files whose text is the one the old tree's file held when it was in this state: a file
@@ -55,7 +55,7 @@ class Staging:
         # Plain string paths: pathlib objects cost more than the system calls for 10,000 small files.
         new_root, old_root, made = self.root, self.old_root, self._made
         known = known or {}
-        for rel, text in sorted(files.items()):
+        for rel in sorted(files):  # a text is looked up only when the file is written (cache.Texts)
             target = os.path.join(new_root, rel)
             parent = os.path.dirname(target)
             if parent not in made:
@@ -67,7 +67,7 @@ class Staging:
                 with suppress(OSError):
                     os.link(old, target)
                     continue
-            data = text.encode("utf-8")
+            data = files[rel].encode("utf-8")
             if old and _same(old, data):
                 # Unchanged: the new tree shares the old file (a hard link keeps its content and mtime).
                 # Creating a file costs ~30x more than linking one: a rebuild of 10,000 unchanged

@@ -322,7 +322,6 @@ def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> 
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
     generate(banks, docs, in_place=True)
-    generate(banks, docs, in_place=True)  # the first one wrote the lock: this one is recorded
     (docs / "stray.md").write_text("not generated", encoding="utf-8")
     (docs / "ai-infra-3" / "stray-link.md").symlink_to(docs / "index.md")
     page = docs / "index.md"
@@ -430,7 +429,6 @@ def test_after_an_edit_only_files_changed_since_the_last_generation_are_read(
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
     generate(banks, docs, in_place=in_place)
-    generate(banks, docs, in_place=in_place)  # the first one wrote the lock: this one is recorded
     before = _tree(docs)
     edited = copy_banks(tmp_path / "edited" / "banks")
     _answer(edited)
@@ -487,6 +485,7 @@ def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered:
     generate(banks, docs)  # appends the pages this edit changed
     shard = tmp_path / ".docs.cache" / "pages-zh.pickle"
     shard.write_bytes(shard.read_bytes()[:-10])
+    (shard.parent / cache.LAST).unlink()  # the record of that generation too: the next one generates
     rendered.clear()
     want = generate(banks, tmp_path / "plain", use_cache=False)
     rendered.clear()
@@ -529,7 +528,6 @@ def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkey
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
     first = generate(banks, docs)
-    generate(banks, docs)  # the first one wrote the lock: this one is remembered
     before = _state(docs)
 
     def no_reading(*args: object, **kwargs: object) -> None:
@@ -573,9 +571,7 @@ def test_the_record_of_an_edit_pickles_only_the_edited_banks_questions_again(
     )
     docs = tmp_path / "docs"
     generate(banks, docs)
-    generate(banks, docs)  # the first one wrote the lock: this one is recorded
-    _answer(banks)
-    generate(banks, docs)  # the edit changes the answer's line in slugs.lock: written, not recorded
+    _answer(banks)  # it changes the answer's line in slugs.lock too: recorded with the lock it wrote
     pickled: list[object] = []
     real = cache.pickle.dumps
     monkeypatch.setattr(cache.pickle, "dumps", lambda value, **kw: pickled.append(value) or real(value, **kw))
@@ -612,8 +608,7 @@ def test_a_generation_says_how_long_each_phase_took(tmp_path: Path) -> None:
     assert list(result.timings) == list(build.PHASES) and all(t >= 0 for t in result.timings.values())
     assert 0 < sum(result.timings.values()) <= wall
     assert result.timings["pages"] > 0 and result.timings["model"] > 0
-    generate(banks, docs)  # the edit changed slugs.lock, which that generation wrote: this one is remembered
-    again = generate(banks, docs)
+    again = generate(banks, docs)  # recorded with the slugs.lock the edit's generation wrote
     assert again.unchanged and list(again.timings) == ["check"]
     assert list(generate(banks, docs, use_cache=False).timings) == list(build.PHASES[1:])  # nothing to check
 
@@ -629,11 +624,51 @@ def test_a_lock_put_back_is_written_again(tmp_path: Path) -> None:
     generate(banks, docs)
     new_lock = (banks / "slugs.lock").read_bytes()
     assert new_lock != old_lock
-    assert not generate(banks, docs).unchanged  # the first with the new lock: generated, and remembered
-    assert generate(banks, docs).unchanged
+    assert generate(banks, docs).unchanged  # remembered with the lock it wrote
     (banks / "slugs.lock").write_bytes(old_lock)  # as `git checkout banks/slugs.lock` would
     result = generate(banks, docs)
     assert not result.unchanged and (banks / "slugs.lock").read_bytes() == new_lock
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("new_process", [False, True], ids=["same process", "new process"])
+def test_a_generation_that_wrote_a_lock_is_remembered_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_process: bool
+) -> None:
+    """Editing an answer changes its fingerprint in slugs.lock, and a title its URL: the generation writes
+    the lock, and the next one with nothing changed is `unchanged` (it replays what a generation from
+    the new lock finds: no URL changed against it), and after a further edit the pages the edit leaves
+    as they were are linked as their files are, unread. (Remembered only under the folder it started
+    from, each edit's generation was followed by a whole one, and the next edit compared every file.)"""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    _title(banks)
+    edited = generate(banks, docs)
+    assert edited.url_changes and not edited.unchanged
+    if new_process:
+        _as_a_new_process(monkeypatch)
+    again = generate(banks, docs)
+    assert (
+        again.unchanged and again.url_changes == [] == generate(banks, tmp_path / "fresh", use_cache=False).url_changes
+    )
+    read: list[str] = []
+    real = write._same
+    monkeypatch.setattr(write, "_same", lambda path, data: read.append(os.fspath(path)) or real(path, data))
+    texts: list[str] = []  # pages' texts unpickled from the cache: only those a writer needs (cache.Texts)
+    loads = cache.pickle.loads
+    monkeypatch.setattr(
+        cache.pickle, "loads", lambda data: (v := loads(data), isinstance(v, str) and texts.append(v))[0]
+    )
+    _answer(banks)
+    if new_process:
+        _as_a_new_process(monkeypatch)
+    result = generate(banks, docs)
+    questions = [e.path for e in result.site.entries.values()]
+    read_pages = {Path(p).relative_to(Path(p).parents[1]).as_posix() for p in read if p.endswith(".md")}
+    assert len(questions) > 5 and len(read_pages & set(questions)) < len(questions) // 2, read_pages
+    assert len([t for t in texts if t.startswith("---")]) < len(questions) // 2
+    assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))
 
 
 @pytest.mark.unit

@@ -35,6 +35,9 @@ class Page:
     key: bytes = b""
     """The cache key of what it was rendered from (`render.PageKeys`): at the same path, an equal key
     means an equal text. Empty for the pages rendered every time."""
+    held: bool = False
+    """The text is not here (empty): the pages' cache holds it under `key` (`Memo.holds`), for whoever
+    needs it to ask the cache (`cache.Texts`); a writer that links the file as it is never does."""
 
 
 HTML_OPEN = "<!-- qa:html -->"

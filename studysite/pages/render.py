@@ -86,10 +86,11 @@ def render_site(
         for slug in bank.slugs:
             entry = site.entries[slug]
             key = keys.question(entry)
-            text = memo.get(key) if memo.enabled else MISSING
-            if text is MISSING:
-                finder = finders.get(text_lang(entry, lang))
-                text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
+            if memo.enabled and memo.holds(key):  # read only if needed: after an edit, hardly ever
+                yield Page(entry.path, "", key, held=True)
+                continue
+            finder = finders.get(text_lang(entry, lang))
+            text = memo.put(key, question_page(site, entry, lang, repo_url, finder, site_url))
             yield Page(entry.path, text, key)
     for bank in site.banks:
         key = keys.print_edition(bank)
