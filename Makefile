@@ -21,7 +21,7 @@ export NO_MKDOCS_2_WARNING := 1
 # tests: 4.3 s against 2.2 s a process; `make unit` 34.1 s against 30.5 s, medians of 3, 2026-12-03).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help serve pages site unit lint check test screenshots search-eval bench pdf format lock system-deps clean \
+.PHONY: help serve pages site unit lint check test screenshots search-eval bench bench-scale pdf format lock system-deps clean \
         translation translations translation-reviewed
 
 help:                                                ## list the targets
@@ -76,6 +76,9 @@ search-eval: .venv/.dev node_modules/.dev system-deps ## search ranking on a syn
 
 bench: .venv/.dev node_modules/.dev system-deps      ## the performance benchmark (not part of make test)
 	$(PY) scripts/bench.py
+
+bench-scale: .venv/.dev                              ## the generator at 1,000 and 100,000 questions (~6 min, ~9 GB)
+	$(PY) scripts/bench.py --scaling-only
 
 pdf: site .venv/.dev                                 ## PDF editions of every bank (needs chromium, fonts-noto-cjk)
 	$(PY) scripts/build_pdf.py

@@ -80,12 +80,23 @@ OUT = ROOT / "bench" / "out"
 TMPFS_WORK = Path("/dev/shm/studysite-bench")
 RESULTS = ROOT / "bench" / "results.md"
 PLOT = ROOT / "bench" / "plot.png"
+SCALING = ROOT / "bench" / "scaling.md"
+SCALING_TITLE = "# The generator at 1,000 and 100,000 questions (one bank)"
+SCALING_ABOUT = (
+    "Written by `make bench-scale` (scripts/bench.py --scaling-only), apart from `make bench`: the 100,000-question "
+    "generation alone takes ~4 min and most of the machine's memory (~9 GB), so it runs by itself, not after "
+    "the other measurements (a run of 2026-12-04 beside their work folders was killed for want of memory)."
+)
 README = ROOT / "README.md"
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 README_START = "<!-- bench:start (scripts/bench.py rewrites this part) -->"
 README_END = "<!-- bench:end -->"
 
 GEN_RUNS = {14: 3, 500: 3, 5000: 3}
+FIRST_FULL_UP_TO = 500
+"""Sizes up to this one time a first full build (it makes the Anki/CSV files) before the alternating
+runs; larger ones make those files in this process instead (`make_decks`: 7.7 s at 5,000 questions,
+where the build that makes them took 109 s of a 28.7 min `make bench`)."""
 """Runs of the generator per size (median reported)."""
 BUILD_RUNS = {14: 7, 500: 5, 5000: 3}
 """Runs of the full build and of the floor per size (median reported; interleaved). More where a pair is
@@ -158,7 +169,10 @@ class Row:
     floor_runs: list[float] = field(default_factory=list)
     full_first: float = 0.0
     """The first full build, before the alternating runs: the generator's cache is warm (docs/ generated
-    in-process first), the Anki/CSV files are made (their cache, .docs.cache/downloads/, is empty)."""
+    in-process first), the Anki/CSV files are made (their cache, .docs.cache/downloads/, is empty).
+    0 above FIRST_FULL_UP_TO questions (`make_decks` made them)."""
+    decks_remade: int = 0
+    """Anki/CSV files the alternating full builds made instead of placing them (should be 0)."""
     ratio: float = 0.0
     """Median over the alternating runs of full / floor (each full build beside the floor run before it)."""
     peak_mb: float = 0.0
@@ -557,6 +571,32 @@ def time_our_post_build(c: Corpus) -> dict[str, float]:
     except Exception as exc:  # the steps are someone else's and may change shape: report, don't fail
         print(f"  (post-build steps not timed: {exc!r})", flush=True)
     return out
+
+
+def make_decks(c: Corpus, env: dict[str, str], generated: studybuild.Result) -> None:
+    """The Anki/CSV files a full build of `c` makes, made here (site_finish.write_downloads with the
+    work folder's configuration, as the build sees it) into the docs folder's cache, where the full
+    builds after it find them (`Row.decks_remade` counts those they made again)."""
+    from mkdocs.config import load_config
+
+    from studysite.site.site_finish import write_downloads
+
+    saved = dict(os.environ)
+    os.environ.update(env)  # SITE_URL, STUDYSITE_BANKS: the configuration reads them
+    try:
+        config = load_config(str(c.work / "mkdocs.yml"))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    scratch = c.work / "decks-scratch"
+    write_downloads(scratch, config, generated)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _decks_kept(c: Corpus) -> int:
+    """How many files the docs folder's cache of Anki/CSV files holds."""
+    folder = cache.folder_for(c.work / "docs") / "downloads"
+    return len(os.listdir(folder)) if folder.is_dir() else 0
 
 
 def question_pages(c: Corpus) -> list[tuple[str, str]]:
@@ -1209,7 +1249,10 @@ def table(rows: list[Row]) -> list[str]:
         lambda r: f"{r.post_build['check']:.1f} / {r.post_build['downloads']:.1f}",
     )
     add("build runs (each)", lambda r: str(len(r.full_runs)))
-    add("first full build (decks made; not in the median) s", lambda r: f"{r.full_first:.1f}")
+    add(
+        "first full build (decks made; not in the median) s",
+        lambda r: f"{r.full_first:.1f}" if r.full_first else "– (decks made in-process)",
+    )
     add("peak memory MB (full / floor)", lambda r: f"{r.peak_mb:.0f} / {r.floor_peak_mb:.0f}")
     add("question page HTML KB: median", lambda r: _kb(r.page_median))
     add("question page HTML KB: largest (gzip)", lambda r: f"{_kb(r.page_max)} ({_kb(r.page_max_gz)})")
@@ -1605,7 +1648,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--no-seed", action="store_true", help="leave out the seed bank")
     parser.add_argument(
-        "--skip", default="", help="comma list of parts to skip: search,review,rebuild,lighthouse,build,scaling"
+        "--skip", default="", help="comma list of parts to skip: search,review,rebuild,lighthouse,build"
     )
     parser.add_argument("--no-write", action="store_true", help="do not write bench/results.md, plot, README")
     parser.add_argument("--review-only", metavar="SITE", help="only measure the daily review of an already built site")
@@ -1655,12 +1698,20 @@ def main(argv: list[str]) -> int:
         return 0
     if args.scaling_only:
         OUT.mkdir(parents=True, exist_ok=True)
-        print("\n".join(scaling_lines(measure_scaling())))
+        started = time.perf_counter()
+        lines = scaling_lines(measure_scaling())
+        lines.append(f"\n`make bench-scale` took {(time.perf_counter() - started) / 60:.1f} min ({machine()}).")
+        print("\n".join(lines))
+        if not args.no_write:
+            SCALING.write_text(
+                SCALING_TITLE + "\n\n" + SCALING_ABOUT + "\n\n" + "\n".join(lines) + "\n", encoding="utf-8"
+            )
+            print(f"bench: wrote {SCALING.relative_to(ROOT)}")
         return 0
     sizes = [int(s) for s in args.sizes.split(",") if s]
     skip = set(filter(None, args.skip.split(",")))
     if args.gen_only or args.build_only:
-        skip |= {"search", "review", "rebuild", "lighthouse", "scaling"}
+        skip |= {"search", "review", "rebuild", "lighthouse"}
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     load_at_start = machine()
     started = time.perf_counter()
@@ -1692,11 +1743,16 @@ def main(argv: list[str]) -> int:
         full, floor, peak, floor_peak = [], [], [], []
         # The floor needs docs/ generated: the same generate() the plugin calls, run here. Then floor and
         # full alternate, a full build last, so the site measured below is a full build's.
-        studybuild.generate(c.banks, c.work / "docs")
+        generated = studybuild.generate(c.banks, c.work / "docs")
         # A first full build makes the decks, as every later one would place them (cache.Files): the
         # alternating runs below are builds with nothing changed, the generator's cache and the decks'
-        # warm alike. Timed and reported apart (`full_first`), not in the median.
-        row.full_first = run_build(c, env, skip_generate=False)[0]
+        # warm alike. Timed and reported apart (`full_first`), not in the median; above FIRST_FULL_UP_TO
+        # the decks are made in this process instead.
+        if n <= FIRST_FULL_UP_TO:
+            row.full_first = run_build(c, env, skip_generate=False)[0]
+        else:
+            make_decks(c, env, generated)
+        kept = _decks_kept(c)
         for _ in range(runs):
             s, m = run_build(c, env, skip_generate=True)
             floor.append(s)
@@ -1705,6 +1761,9 @@ def main(argv: list[str]) -> int:
             full.append(s)
             peak.append(m)
         row.full_runs, row.floor_runs = full, floor
+        row.decks_remade = _decks_kept(c) - kept
+        if row.decks_remade:
+            print(f"  WARNING: the full builds made {row.decks_remade} Anki/CSV file(s) again", flush=True)
         row.full, row.floor = statistics.median(full), statistics.median(floor)
         row.ratio = statistics.median(a / b for a, b in zip(full, floor, strict=True))
         row.peak_mb, row.floor_peak_mb = max(peak), max(floor_peak)
@@ -1740,15 +1799,6 @@ def main(argv: list[str]) -> int:
                     row.review = measure_review(row.corpus.work / "site", browser)
                     print(f"  review {row.corpus.label} {row.corpus.questions}: {row.review}", flush=True)
             browser.close()
-    if "scaling" in skip:
-        scaling = []
-    else:
-        # Last, with the corpora's work folders (built sites, docs/, caches: ~4 GB, in tmpfs) removed:
-        # nothing reads them again, and at 100,000 questions the generator and its forked side processes
-        # need most of the machine's memory (the run of 2026-12-04 23:45 was killed for want of it).
-        for row in rows:
-            shutil.rmtree(row.corpus.work, ignore_errors=True)
-        scaling = scaling_lines(measure_scaling())
     elapsed = time.perf_counter() - started
     if args.gen_only or args.build_only:
         print(f"\nbench: {elapsed / 60:.1f} min")
@@ -1784,7 +1834,9 @@ def main(argv: list[str]) -> int:
         "sitemap and the offline files are in both. "
         "Floor and full runs alternate (docs/ generated in-process first, then one full build, timed apart, that "
         "makes the Anki/CSV files every later full build places from .docs.cache/downloads/: the alternating "
-        f"runs are rebuilds with nothing changed); medians of {BUILD_RUNS} runs by size. "
+        f"runs are rebuilds with nothing changed; above {FIRST_FULL_UP_TO:,} questions the files are made in "
+        "this process instead, with the work folder's configuration, and a full build that made any again "
+        f"would say so); medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
         f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
@@ -1824,8 +1876,7 @@ def main(argv: list[str]) -> int:
         f"`make bench` took {elapsed / 60:.1f} min.",
     ]
     md = report(rows, notes, load_at_start)
-    if scaling:
-        md += "\n## The generator at 1,000 and 100,000 questions (one bank)\n\n" + "\n".join(scaling) + "\n"
+    md += f"\n{SCALING_TITLE.lstrip('# ')}: [{SCALING.name}]({SCALING.name}), written by `make bench-scale` apart.\n"
     print()
     print(md)
     if not args.no_write:
