@@ -130,7 +130,7 @@ class _Laps:
         self._last = now
 
 
-@parallel.frozen()  # the objects a generation starts with are left out of its garbage collections
+@parallel.frozen()  # no garbage collection while it runs (what it makes is freed by reference counting)
 def generate(
     banks_dir: Path,
     docs_dir: Path,
