@@ -381,7 +381,12 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
     if GLOSSARY in data:  # optional: a banks folder without one builds without tooltips
         glossary = load_glossary(data[GLOSSARY], problems)
         warn_unused(
-            glossary, [b for pair in pairs for b in pair if b is not None], banks_dir / GLOSSARY, problems, memo
+            glossary,
+            [b for pair in pairs for b in pair if b is not None],
+            banks_dir / GLOSSARY,
+            problems,
+            memo,
+            digests,
         )
     tr_lock = translations.read_lock(data[translations.LOCK], problems) if translations.LOCK in data else {}
     found_notes: list[notes.NoteSource] = []

@@ -49,6 +49,20 @@ def _glossary(banks: Path) -> None:
     _replace(banks / "glossary.yml", "用来衡量训练效率", "用来衡量训练的效率")
 
 
+def _glossary_name(banks: Path) -> None:
+    # a term's Chinese name: its place on the glossary page (by pinyin) and its jump-list letter move
+    _replace(banks / "glossary.yml", "zh: 模型算力利用率（MFU）", "zh: 算力利用率（MFU）")
+
+
+def _glossary_uses(banks: Path) -> None:
+    # which questions use a term: one more spelling gives a term more questions (the glossary page's
+    # lists), and a term renamed to what no question says warns that it is unused
+    _replace(banks / "glossary.yml", "zh_forms: [MFU, 模型算力利用率]", "zh_forms: [MFU, 模型算力利用率, 显存]")
+    _replace(
+        banks / "glossary.yml", "    zh: DualPipe\n    en: DualPipe\n", "    zh: DualPipe V2\n    en: DualPipe V2\n"
+    )
+
+
 def _translation(banks: Path) -> None:
     _replace(banks / "ai-infra-3.en.txt", "Estimation formula:", "Estimation formula (rough):")
 
@@ -71,6 +85,8 @@ EDITS: list[tuple[str, Callable[[Path], None]]] = [
     ("a question title", _title),
     ("the taxonomy", _taxonomy),
     ("the glossary", _glossary),
+    ("a glossary term's name", _glossary_name),
+    ("which questions use a glossary term", _glossary_uses),
     ("a translation", _translation),
     ("the editor's notes", _notes),
     ("a new question (and the lock)", _new_question),

@@ -25,7 +25,7 @@ from ..sources.notes import note_html
 from . import downloads, listings
 from .answer import answer_blocks_html, answer_html, bilingual_source, bilingual_toggle
 from .downloads import site_root
-from .glossary_page import GLOSSARY_PATH, glossary_page, glossary_term_pages, glossary_uses
+from .glossary_page import GLOSSARY_PATH, glossary_order, glossary_page, glossary_term_pages, glossary_uses
 from .markup import HTML_LANG, Markup, Page, clip, el, escape, front_matter, html_block, md_text
 from .offline_control import ZIP_PATH, ZIP_SIZE_SLOT, offline_control
 from .print_edition import print_pages
@@ -100,8 +100,14 @@ def render_site(
         for page in pages:
             yield Page(page.path, page.text, key)
     if site.glossary:
-        uses = glossary_uses(site, lang, memo)
-        yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses))
+        uses = glossary_uses(site, lang, memo, keys.known)
+        order = None
+        if memo.enabled:  # it depends on the terms' names alone
+            order_key = memo.key("glossary-order", lang, keys.glossary)
+            order = memo.get(order_key)
+            if order is MISSING:
+                order = memo.put(order_key, glossary_order(site.glossary, lang))
+        yield Page(GLOSSARY_PATH, glossary_page(site, lang, uses, order))
         for term in site.glossary:
             key = keys.listing("term", (term.id, term.names[lang]), [site.entries[s] for s in uses[term.id]])
             pages = memo.get(key) if memo.enabled else MISSING
