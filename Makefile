@@ -77,7 +77,7 @@ search-eval: .venv/.dev node_modules/.dev system-deps ## search ranking on a syn
 bench: .venv/.dev node_modules/.dev system-deps      ## the performance benchmark (not part of make test)
 	$(PY) scripts/bench.py
 
-bench-scale: .venv/.dev                              ## the generator at 1,000 and 100,000 questions (~6 min, ~9 GB)
+bench-scale: .venv/.dev                              ## the generator at 1,000 and 100,000 questions (~4 min, ~9 GB)
 	$(PY) scripts/bench.py --scaling-only
 
 pdf: site .venv/.dev                                 ## PDF editions of every bank (needs chromium, fonts-noto-cjk)
