@@ -133,6 +133,10 @@ def term_uses(
     uses: dict[str, list[str]] = {term.id: [] for term in glossary}
     finders = {text: term_finder(glossary, text) for text in LANGS}  # looked up once: the key hashes every term
     terms = cache.digest(glossary) if memo.enabled else b""
+
+    def used_by(e: Entry) -> tuple[str, ...]:
+        return tuple(sorted(_term_ids(finders[text_lang(e, lang)], "\n".join(e.text[lang].text_lines), terms, memo)))
+
     for group in groups:
         key = b""
         if memo.enabled and known is not None:
@@ -140,15 +144,7 @@ def term_uses(
             key = memo.key("term-uses", lang, terms, *parts)
         found = memo.get(key) if key else MISSING
         if found is MISSING:
-            found = tuple(
-                (
-                    e.slug,
-                    tuple(
-                        sorted(_term_ids(finders[text_lang(e, lang)], "\n".join(e.text[lang].text_lines), terms, memo))
-                    ),
-                )
-                for e in group
-            )
+            found = tuple((e.slug, used_by(e)) for e in group)
             if key:
                 memo.put(key, found)
         for slug, term_ids in found:
