@@ -539,18 +539,21 @@ def _state(docs: Path) -> list[tuple[str, int, int]]:
 
 @pytest.mark.unit
 def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inputs and docs/ as the last generation left them: its result, without parsing a bank or writing a
-    file. Any change to docs/ (a file edited, removed or added) or to the options generates again."""
+    """Inputs and docs/ as the last generation left them: its result, without parsing a bank, reading a
+    shard of the cache (in a new process) or writing a file. Any change to docs/ (a file edited, removed
+    or added) or to the options generates again."""
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
     first = generate(banks, docs)
     before = _state(docs)
 
     def no_reading(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a bank was read")
+        raise AssertionError("a bank or a shard was read")
 
+    _as_a_new_process(monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(build, "load_sources", no_reading)
+        m.setattr(cache, "_load", no_reading)
         again = generate(banks, docs)
     assert again.unchanged and again.written == []
     assert _state(docs) == before  # not a file written, not even renamed
