@@ -7,7 +7,8 @@ unused, so a build can take any entry it finds, and docs/ is the same byte for b
 the cache (tests/test_cache.py builds both and compares).
 
 Above the entries, one record for the whole generation (`last-generation.pickle`): the key of every
-input (each file of the banks folder, the generator's options and code), the result, the state of
+input (each file of the banks folder as the generation left it, with the locks it wrote; the
+generator's options and code), the result, the state of
 every file in docs/ as that generation left it, and the key each page was rendered from. A generation
 whose key and docs/ match it returns that result without reading a bank or writing a file
 (`unchanged`); after an edit, a page with the key its file was written from, in a file still in that
