@@ -593,10 +593,11 @@ def make_decks(c: Corpus, env: dict[str, str], generated: studybuild.Result) -> 
     shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _decks_kept(c: Corpus) -> int:
-    """How many files the docs folder's cache of Anki/CSV files holds."""
+def _decks_kept(c: Corpus) -> set[str]:
+    """The files the docs folder's cache of Anki/CSV files holds, named by their inputs' keys (a build
+    that makes a file keeps it under a new name, and drops the ones it did not use)."""
     folder = cache.folder_for(c.work / "docs") / "downloads"
-    return len(os.listdir(folder)) if folder.is_dir() else 0
+    return set(os.listdir(folder)) if folder.is_dir() else set()
 
 
 def question_pages(c: Corpus) -> list[tuple[str, str]]:
@@ -1357,6 +1358,7 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
                 f"median ratio {r.ratio:.3f}x of {len(r.full_runs)} alternating runs: full "
                 f"{', '.join(f'{x:.1f}' for x in r.full_runs)} s, floor "
                 f"{', '.join(f'{x:.1f}' for x in r.floor_runs)} s"
+                + (f"; the full builds made {r.decks_remade} Anki/CSV files again" if r.decks_remade else "")
             ),
             f"full build <= 1.10 x floor ({r.corpus.label} {r.corpus.questions:,})",
         )
@@ -1761,7 +1763,7 @@ def main(argv: list[str]) -> int:
             full.append(s)
             peak.append(m)
         row.full_runs, row.floor_runs = full, floor
-        row.decks_remade = _decks_kept(c) - kept
+        row.decks_remade = len(_decks_kept(c) - kept)
         if row.decks_remade:
             print(f"  WARNING: the full builds made {row.decks_remade} Anki/CSV file(s) again", flush=True)
         row.full, row.floor = statistics.median(full), statistics.median(floor)
