@@ -160,7 +160,7 @@ def generate(
     # the result names the banks' files (warnings, the site check reads them again): their folder too
     options = (str(banks_dir.resolve()), strict, update_lock, locked, repo_url, site_url, LANGUAGES)
     state = cache.banks_state(banks_dir) if memo.enabled else None
-    key = cache.generation_key(state, *options)
+    key = cache.generation_key(state, *options) if state is not None else None
     if key is not None:
         with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
             last = cache.unchanged(docs_dir, key)
@@ -248,12 +248,7 @@ def generate(
         # edit changes its fingerprint in slugs.lock), every other file as this generation read it. Not
         # when a bank changed while this one read it; a lock put back as it was is then written again.
         now = cache.banks_state(banks_dir) if state is not None else None
-        now_key = cache.generation_key(now, *options)
-        if (
-            state is not None
-            and now_key is not None
-            and now == {**state, **{n: cache.file_digest(d) for n, d in written.items()}}
-        ):
+        if state is not None and now == {**state, **{n: cache.file_digest(d) for n, d in written.items()}}:
             # Each bank's questions in every language apart: after an edit most are those of the last record.
             groups = [tuple(site.entries[s].text[lang] for s in bank.slugs for lang in LANGS) for bank in site.banks]
             # What each group is: its questions' digests (a new process takes the unchanged ones' pickles
@@ -263,7 +258,7 @@ def generate(
                 left = None  # a file the writer could not read back: the record reads docs/ itself
             cache.remember(
                 docs_dir,
-                now_key,
+                cache.generation_key(now, *options),
                 # what a generation from the slugs.lock now in banks/ finds: no URL changed against it
                 replace(
                     result, files={}, written=[], url_changes=[] if lock_path.name in written else result.url_changes

@@ -83,8 +83,9 @@ class Memo:
         """Read the file, or take what this process holds of it: on the first `get`, `holds` or `save`, not
         before (a generation that finds nothing changed asks none: at 5,000 questions its model shard
         is 25 MB)."""
-        if self._read or self.path is None:
+        if self._read:
             return
+        assert self.path is not None  # without a file, `_read` is true from the start
         self._read = True
         held = _HELD.get(os.fspath(self.path))
         if held is not None and held.identity == _identity(self.path):
@@ -387,12 +388,10 @@ def file_digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def generation_key(state: Mapping[str, bytes] | None, *options: object) -> bytes | None:
+def generation_key(state: Mapping[str, bytes], *options: object) -> bytes:
     """A hash of everything a generation reads: the banks folder's files (`banks_state`: their names and
     bytes), `options` (their repr: the generator's arguments and the language table) and the generator's
-    code. None without a state."""
-    if state is None:
-        return None
+    code."""
     h = _base().copy()
     h.update(repr(options).encode())
     for name, digest in sorted(state.items()):
