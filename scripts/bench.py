@@ -207,6 +207,22 @@ class Row:
 # corpora and the generator
 
 
+STAGES: dict[str, float] = {}
+"""Seconds each part of this run took, in the order they ran ("5000 builds": 312.4): where the
+benchmark's own time goes, printed as each part ends and in the report's notes."""
+
+
+@contextlib.contextmanager
+def stage(name: str) -> Iterator[None]:
+    """Time the block as the part `name` of the run (STAGES), and say so when it ends."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        STAGES[name] = STAGES.get(name, 0.0) + time.perf_counter() - started
+        print(f"  ({name}: {STAGES[name]:.0f} s)", flush=True)
+
+
 def work_folder(choice: str) -> Path:
     """Where the corpora are built. By default a memory file system: on the 2-core VMs we measure on,
     creating 10,000 small files on the ext4 disk took from 0.5 s to 10 s depending on what ran in the
@@ -1721,12 +1737,14 @@ def main(argv: list[str]) -> int:
     corpora = ([] if args.no_seed else [("seed", 14)]) + [("syn", n) for n in sizes]
     rows: list[Row] = []
     for label, n in corpora:
-        c = make_corpus(label, n)
+        with stage(f"{n} corpus"):
+            c = make_corpus(label, n)
         row = Row(c)
         rows.append(row)
         print(f"bench: {label} {c.questions:,} questions", flush=True)
         if not args.build_only:
-            g = time_generator(c, GEN_RUNS.get(n, 3))
+            with stage(f"{n} generator"):
+                g = time_generator(c, GEN_RUNS.get(n, 3))
             row.gen, row.gen_warm, row.gen_edit, row.gen_cpu, row.gen_serial = g.cold, g.warm, g.edit, g.cpu, g.serial
             row.gen_edit_site = g.edit_site
             row.gen_phases, row.io_floor, row.gen_files = g.phases, g.io_floor, g.files
@@ -1740,6 +1758,7 @@ def main(argv: list[str]) -> int:
             )
         if "build" in skip or args.gen_only:
             continue
+        builds_started = time.perf_counter()
         env = prepare_work(c.banks, c.work)
         runs = BUILD_RUNS.get(n, 1)
         full, floor, peak, floor_peak = [], [], [], []
@@ -1769,9 +1788,12 @@ def main(argv: list[str]) -> int:
         row.full, row.floor = statistics.median(full), statistics.median(floor)
         row.ratio = statistics.median(a / b for a, b in zip(full, floor, strict=True))
         row.peak_mb, row.floor_peak_mb = max(peak), max(floor_peak)
-        row.pagefind = time_pagefind(c.work / "site")
-        row.post_build = time_our_post_build(c)
-        site_stats(row)
+        STAGES[f"{n} builds"] = time.perf_counter() - builds_started
+        print(f"  ({n} builds: {STAGES[f'{n} builds']:.0f} s)", flush=True)
+        with stage(f"{n} Pagefind, post-build steps and page sizes"):
+            row.pagefind = time_pagefind(c.work / "site")
+            row.post_build = time_our_post_build(c)
+            site_stats(row)
         print(
             f"  first full {row.full_first:.1f} s, full {row.full:.1f} s (runs {[round(x, 1) for x in full]}), floor {row.floor:.1f} s "
             f"(runs {[round(x, 1) for x in floor]}), pagefind {row.pagefind:.1f} s, peak {row.peak_mb:.0f} MB, "
@@ -1781,13 +1803,15 @@ def main(argv: list[str]) -> int:
         if "rebuild" not in skip and label == "syn" and n <= 500:
             for mode, dirty in (("serve", False), ("dirty", True)):
                 try:
-                    row.rebuild[mode] = measure_rebuild(row, env, dirty=dirty)
+                    with stage(f"{n} rebuild ({mode})"):
+                        row.rebuild[mode] = measure_rebuild(row, env, dirty=dirty)
                 except SystemExit as exc:  # report it in the table, keep measuring the rest
                     print(f"  {exc}", flush=True)
                     row.rebuild[mode] = float("nan")
             print(f"  rebuild {row.rebuild}", flush=True)
         if "lighthouse" not in skip and label == "seed":
-            run_lighthouse(row)
+            with stage("Lighthouse"):
+                run_lighthouse(row)
             print(f"  lighthouse {row.lighthouse}", flush=True)
     if "search" not in skip and "build" not in skip:
         from playwright.sync_api import sync_playwright
@@ -1795,10 +1819,12 @@ def main(argv: list[str]) -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for row in rows:
-                measure_search(row, browser)
+                with stage(f"{row.corpus.questions} search"):
+                    measure_search(row, browser)
                 print(f"  search {row.corpus.label} {row.corpus.questions}: {row.search}", flush=True)
                 if "review" not in skip:
-                    row.review = measure_review(row.corpus.work / "site", browser)
+                    with stage(f"{row.corpus.questions} review"):
+                        row.review = measure_review(row.corpus.work / "site", browser)
                     print(f"  review {row.corpus.label} {row.corpus.questions}: {row.review}", flush=True)
             browser.close()
     elapsed = time.perf_counter() - started
@@ -1875,7 +1901,9 @@ def main(argv: list[str]) -> int:
         'render-blocking bundle (`blocking="render"`, which spares a phone a 0.27 layout shift) 0 of 5 '
         "were held, with a 0.27 shift and scores 78-86. Loads in Playwright were never held: from another "
         "page of the site, from about:blank, with mobile emulation and tracing (2026-12-03 and -04).",
-        f"`make bench` took {elapsed / 60:.1f} min.",
+        f"`make bench` took {elapsed / 60:.1f} min: "
+        + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in STAGES.items())
+        + ".",
     ]
     md = report(rows, notes, load_at_start)
     md += f"\n{SCALING_TITLE.lstrip('# ')}: [{SCALING.name}]({SCALING.name}), written by `make bench-scale` apart.\n"
