@@ -664,11 +664,29 @@ def remove_stale(folder: Path) -> None:
 def key(*parts: bytes | str) -> bytes:
     """The key of a value computed from `parts` by this version of the code: the same in every shard."""
     h = _base().copy()
+    _feed(h, parts)
+    return h.digest()
+
+
+def key_from(*first: bytes | str) -> Callable[..., bytes]:
+    """`key` of parts that begin with `first`, those hashed once: `key_from(a, b)(c)` is `key(a, b, c)`.
+    For keys computed thousands of times with the same first parts (a language's question pages)."""
+    h = _base().copy()
+    _feed(h, first)
+
+    def rest(*parts: bytes | str) -> bytes:
+        g = h.copy()
+        _feed(g, parts)
+        return g.digest()
+
+    return rest
+
+
+def _feed(h: Any, parts: tuple[bytes | str, ...]) -> None:
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))  # lengths first: ("ab", "c") is not ("a", "bc")
         h.update(data)
-    return h.digest()
 
 
 def digest(value: object) -> bytes:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studysite import build, cache, write
 from studysite.build import generate
@@ -258,6 +260,16 @@ def test_a_cache_of_other_code_is_not_used(
     rendered.clear()
     generate(banks, docs)
     assert len(rendered) > 0 and len(rendered) == len(set(rendered)) * len(LANGS)
+
+
+@pytest.mark.unit
+@given(parts=st.lists(st.one_of(st.text(max_size=6), st.binary(max_size=6)), max_size=6))
+def test_a_key_from_its_first_parts_is_the_key_of_all_its_parts(parts: list[str | bytes]) -> None:
+    for split in range(len(parts) + 1):
+        rest = cache.key_from(*parts[:split])
+        assert rest(*parts[split:]) == cache.key(*parts)
+        assert rest(*parts[split:]) == cache.key(*parts)  # the first parts' hash is copied, not used up
+        assert rest(*parts[split:], "more") != cache.key(*parts)
 
 
 @pytest.mark.unit

@@ -147,6 +147,8 @@ class PageKeys:
             # it show them: a few bytes each, joined into a page's key (cheaper than pickling the tuples).
             self._where = {slug: _field(slug) + _field(e.bank_id) for slug, e in site.entries.items()}
             self._places = {slug: at + _field(site.entries[slug].text[lang].text) for slug, at in self._where.items()}
+            # what every question page of this language reads alike, hashed once (`question`)
+            self._question_key = cache.key_from("question", lang, *self.urls, self.tags, self.glossary)
 
     def question(self, entry: Entry) -> bytes:
         """A question page reads its entry, bank and inline links, the titles (and places) of its related
@@ -160,17 +162,7 @@ class PageKeys:
         places, where = self._places, self._where
         others = b"".join([places[s] for s in shown])
         linked = b"".join([_field(term) + where[s] for term, s in site.inline_links.get(lang, {}).get(entry.slug, ())])
-        return self.memo.key(
-            "question",
-            lang,
-            *self.urls,
-            self.tags,
-            self.glossary,
-            self._bank(entry.bank_id),
-            self._entry(entry),
-            others,
-            linked,
-        )
+        return self._question_key(self._bank(entry.bank_id), self._entry(entry), others, linked)
 
     def print_edition(self, bank: BankInfo) -> bytes:
         """A bank's print edition reads the bank, its questions and the tags' names."""
