@@ -16,7 +16,8 @@ state, is taken as it is without being read (`last_pages`).
 
 The cache lives beside the docs folder in a hidden folder (`.docs.cache/` for `docs/`, git-ignored),
 one file per shard (the model's stages, the pages of each language written by
-the process that rendered them). A shard is a series of records: a build appends one with the
+the process that rendered them, and each language's pages as MkDocs converted them:
+studysite/site/page_cache.py). A shard is a series of records: a build appends one with the
 entries it added (after one edit, a few pages: not the whole site again), and writes the shard anew,
 with only the entries it used, once most of it is entries no build used since; so it stays within
 about twice one site's worth. Anything wrong with a record (cut short, corrupt, from another version

@@ -30,7 +30,7 @@ from mkdocs.plugins import BasePlugin
 from ..build import generate
 from ..errors import BuildError, Problem, SiteError, os_error
 from ..i18n import catalogues
-from . import site_finish, tag_order
+from . import page_cache, site_finish, tag_order
 from .bank_watch import inputs_fingerprint, log_warnings, serve_from_banks, watch_banks
 from .session import FinishArgs, FinishJob, Session
 from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
@@ -57,6 +57,8 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
     def __init__(self) -> None:
         # MkDocs 1.6 keeps this instance for the whole process (see studysite/site/session.py).
         self.session = Session()
+        # Each build's kept page conversions, by its config (an in-process language build nests in another).
+        self.page_caches: dict[int, page_cache.PageCache] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         session = self.session
@@ -134,11 +136,27 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         session = self.session
+        item = next(i for i in site_finish.languages_of(config).items if i.lang == config.extra["qa"]["lang"])
+        docs_root = Path(config.docs_dir)
+        if item.root and docs_root.name == item.root.rstrip("/"):
+            docs_root = docs_root.parent  # docs/en: its pages' conversions are kept in docs/'s cache
+        if not (session.dirty and session.finished_once):
+            # not in a --dirty rebuild: it converts the few changed pages only, and saving the shard
+            # with those alone in use would prune every other page's conversion from it
+            self.page_caches[id(config)] = page_cache.for_build(config, docs_root, item.lang)
+        else:
+            self.page_caches.pop(id(config), None)
         # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
         # in process): every other language builds in a child process alongside this one.
         if _leads(config) and not (session.dirty and session.finished_once):
             site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
             session.others = site_finish.LanguageBuilds(config, site_finish.languages_of(config).extra)
+
+    def on_pre_page(self, page: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
+        kept = self.page_caches.get(id(config))
+        if kept is not None:
+            kept.install(page)
+        return page
 
     def on_build_error(self, *, error: Exception) -> None:
         others, self.session.others = self.session.others, None
@@ -146,6 +164,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
             others.cancel()
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        kept = self.page_caches.pop(id(config), None)
+        if kept is not None:
+            kept.save()
         if not _leads(config):
             return
         try:
