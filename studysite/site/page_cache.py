@@ -27,6 +27,8 @@ from typing import Any
 from .. import cache
 from ..cache import MISSING
 
+_PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
+
 _VERSIONS = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions")
 """The libraries a page's conversion runs (besides `cache.code_digest`'s): their versions are in every key."""
 
@@ -45,7 +47,7 @@ class PageCache:
         """Have MkDocs' next `page.render(config, files)` take the page's conversion from here, or
         convert it and keep the result."""
         if self.memo.enabled:
-            page.render = functools.partial(self._render, page, type(page).render.__get__(page))
+            page.render = functools.partial(self._render, page, page.render)
 
     def save(self) -> None:
         self.memo.save()
@@ -58,6 +60,8 @@ class PageCache:
             page.file.src_uri,
             page.url,
             page.markdown,
+            # MkDocs keeps a page's links to anchors for checking unless its log is at DEBUG (-v)
+            str(_PAGES_LOG.getEffectiveLevel() > logging.DEBUG),
         )
         found = self.memo.get(key)
         if found is not MISSING and _restore(page, found, files):
