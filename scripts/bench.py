@@ -1773,6 +1773,9 @@ def main(argv: list[str]) -> int:
             row.full_first = run_build(c, env, skip_generate=False)[0]
         else:
             make_decks(c, env, generated)
+            # and one untimed floor build: the pages' conversions kept (studysite/site/page_cache.py),
+            # as the first full build leaves them below; else the first floor converts every page
+            run_build(c, env, skip_generate=True)
         kept = _decks_kept(c)
         for _ in range(runs):
             s, m = run_build(c, env, skip_generate=True)
@@ -1863,7 +1866,8 @@ def main(argv: list[str]) -> int:
         "Floor and full runs alternate (docs/ generated in-process first, then one full build, timed apart, that "
         "makes the Anki/CSV files every later full build places from .docs.cache/downloads/: the alternating "
         f"runs are rebuilds with nothing changed; above {FIRST_FULL_UP_TO:,} questions the files are made in "
-        "this process instead, with the work folder's configuration, and a full build that made any again "
+        "this process instead, with the work folder's configuration, then one untimed floor build converts "
+        "the pages' Markdown the later builds find kept, and a full build that made any again "
         f"would say so); medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
