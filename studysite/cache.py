@@ -749,13 +749,20 @@ def code_digest() -> bytes:
     if not _code:
         h = hashlib.sha256(sys.version.encode())
         h.update(package_digest(Path(__file__).resolve().parent))
-        for dist in _LIBRARIES:
-            try:
-                h.update(f"{dist}=={metadata.version(dist)}\n".encode())
-            except metadata.PackageNotFoundError:
-                h.update(f"{dist} missing\n".encode())
+        h.update(library_versions(_LIBRARIES))
         _code.append(h.digest())
     return _code[0]
+
+
+def library_versions(dists: tuple[str, ...]) -> bytes:
+    """The installed version of each distribution in `dists`, one line each ("missing" when not installed)."""
+    lines = []
+    for dist in dists:
+        try:
+            lines.append(f"{dist}=={metadata.version(dist)}\n")
+        except metadata.PackageNotFoundError:
+            lines.append(f"{dist} missing\n")
+    return "".join(lines).encode()
 
 
 def package_digest(package: Path) -> bytes:

@@ -89,7 +89,7 @@ def _build(
         build(config)
     finally:
         mkdocs_log.removeHandler(caplog.handler)
-    hooks = config.hooks["hooks"] if "hooks" in config.hooks else next(iter(config.hooks.values()))
+    (hooks,) = config.hooks.values()  # the project's one hooks file
     site = root / "site"
     files = {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]

@@ -136,19 +136,17 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         session = self.session
-        item = next(i for i in site_finish.languages_of(config).items if i.lang == config.extra["qa"]["lang"])
-        docs_root = Path(config.docs_dir)
-        if item.root and docs_root.name == item.root.rstrip("/"):
-            docs_root = docs_root.parent  # docs/en: its pages' conversions are kept in docs/'s cache
-        if not (session.dirty and session.finished_once):
-            # not in a --dirty rebuild: it converts the few changed pages only, and saving the shard
-            # with those alone in use would prune every other page's conversion from it
+        # A --dirty rebuild after the first renders only the few changed pages, in process.
+        rebuild = session.dirty and session.finished_once
+        self.page_caches.pop(id(config), None)
+        if not rebuild:  # saving the shard with only the changed pages in use would prune all others
+            item = site_finish.languages_of(config)[config.extra["qa"]["lang"]]
+            docs_root = Path(config.docs_dir)
+            if item.root and docs_root.name == item.root.rstrip("/"):
+                docs_root = docs_root.parent  # docs/en: its pages' conversions are kept in docs/'s cache
             self.page_caches[id(config)] = page_cache.for_build(config, docs_root, item.lang)
-        else:
-            self.page_caches.pop(id(config), None)
-        # A whole build (not a --dirty rebuild after the first, which renders only the few changed pages
-        # in process): every other language builds in a child process alongside this one.
-        if _leads(config) and not (session.dirty and session.finished_once):
+        # A whole build: every other language builds in a child process alongside this one.
+        if _leads(config) and not rebuild:
             site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
             session.others = site_finish.LanguageBuilds(config, site_finish.languages_of(config).extra)
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import re
 import threading
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from .. import cache
 from ..cache import MISSING
+from .siteconfig import inherit_chain
 
 _PAGES_LOG = logging.getLogger("mkdocs.structure.pages")
 
@@ -89,40 +88,15 @@ def for_build(config: Any, docs_root: Path, lang: str) -> PageCache:
 
 
 def _config_key(config: Any) -> bytes:
-    """What a page's conversion reads of the configuration: the config file (and the one it inherits),
+    """What a page's conversion reads of the configuration: the config file and those it inherits,
     which name the Markdown extensions and their options, and MkDocs' validation settings."""
     h = hashlib.sha256()
-    path = Path(config.config_file_path)
-    for file in (path, *_inherited(path)):
-        h.update(file.read_bytes())
+    for path, _ in inherit_chain(Path(config.config_file_path)):
+        h.update(path.read_bytes())
     h.update(repr(config.validation).encode())
     h.update(repr(config.use_directory_urls).encode())
-    for dist in _VERSIONS:
-        try:
-            h.update(f"{dist}=={metadata.version(dist)}\n".encode())
-        except metadata.PackageNotFoundError:
-            h.update(f"{dist} missing\n".encode())
+    h.update(cache.library_versions(_VERSIONS))
     return h.digest()
-
-
-def _inherited(path: Path) -> list[Path]:
-    """The files a config file inherits (its top-level `INHERIT:` line), nearest first."""
-    out: list[Path] = []
-    while True:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            return out
-        found = _INHERIT.search(text)
-        if found is None:
-            return out
-        path = (path.parent / found.group(1).strip("'\"")).resolve()
-        if path in out:
-            return out
-        out.append(path)
-
-
-_INHERIT = re.compile(r"^INHERIT:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
 
 
 def _kept(page: Any, logged: list[tuple[str, int, str]]) -> tuple[Any, ...]:

@@ -7,6 +7,7 @@ as a bare KeyError traceback from the plugin.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -107,13 +108,8 @@ def _locate(config_file: str | Path | None, keys: tuple[str | int, ...]) -> tupl
     """File and line that set `keys`, following INHERIT; else the deepest of them found; line 0 when unknown."""
     if not config_file:
         return "mkdocs.yml", 0
-    path = Path(config_file)
-    best = (0, display_path(path), 0)  # (depth found, file, line)
-    for _ in range(5):  # INHERIT chains are short; never loop forever
-        try:
-            root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
-        except (OSError, yaml.YAMLError):
-            break
+    best = (0, display_path(Path(config_file)), 0)  # (depth found, file, line)
+    for path, root in inherit_chain(Path(config_file)):
         node, depth, line = root, 0, 0
         for key in keys:
             child = _child(node, key)
@@ -124,11 +120,23 @@ def _locate(config_file: str | Path | None, keys: tuple[str | int, ...]) -> tupl
             best = (depth, display_path(path), line)
         if depth == len(keys):
             break
+    return best[1], best[2]
+
+
+def inherit_chain(config_file: Path) -> Iterator[tuple[Path, Any]]:
+    """A config file and each file it INHERITs in turn, with its YAML node tree; it stops at the first
+    that cannot be read or parsed (MkDocs reports that one)."""
+    path = config_file
+    for _ in range(5):  # INHERIT chains are short; never loop forever
+        try:
+            root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        except (OSError, yaml.YAMLError):
+            return
+        yield path, root
         parent = _child(root, "INHERIT")
         if parent is None or not isinstance(parent.value, str):
-            break
+            return
         path = path.parent / parent.value
-    return best[1], best[2]
 
 
 def _child(node: Any, key: str | int) -> Any:
