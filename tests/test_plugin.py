@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import jinja2
+import material as mkdocs_material_templates
 import mkdocs
 import pytest
 from mkdocs.config import load_config
@@ -26,6 +28,7 @@ from mkdocs.structure.files import Files
 from mkdocs.theme import Theme
 
 from studysite.errors import SiteError
+from studysite.languages import LANGUAGES
 from studysite.model import LANGS
 from studysite.site import bank_watch, engine, theme_cache
 from studysite.site.mkdocs_plugin import StudySitePlugin
@@ -34,6 +37,8 @@ from studysite.site.settings import DRIVEN_ENV
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 pytestmark = pytest.mark.unit
+MATERIAL_LANGUAGES = Path(mkdocs_material_templates.__file__).parent / "templates" / "partials" / "languages"
+"""Material's interface strings, one template per language."""
 
 
 def _config(tmp_path: Path, plugin: str = "- studysite", extra: str = "") -> MkDocsConfig:
@@ -225,6 +230,25 @@ def test_the_theme_file_cache_stays_off_on_another_mkdocs(tmp_path: Path) -> Non
     before = theme.get_env
     assert not theme_cache.remember_theme_files(theme, {}, version="1.7.0")
     assert theme.get_env == before
+
+
+@pytest.mark.parametrize("config_file", ["mkdocs.yml", *(item.config for item in LANGUAGES.extra)])
+def test_material_strings_looked_up_once_are_materials_own(config_file: str) -> None:
+    """overrides/partials/language.html answers Material's t(key) through theme_cache.theme_strings:
+    for the theme language of each of our configs, every key Material has (and one it has not) gives
+    what Material's own partials/language.html gives, its English fallback included."""
+    language = load_config(str(ROOT / config_file)).theme["language"]
+    keys = sorted(set(re.findall(r'^\s+"([a-z0-9.]+)":', (MATERIAL_LANGUAGES / "en.html").read_text("utf-8"), re.M)))
+    mine = (MATERIAL_LANGUAGES / f"{language}.html").read_text("utf-8")
+    assert len(keys) > 40 and any(f'"{key}":' not in mine for key in keys) == (language != "en")
+    page = "{% import 'partials/language.html' as lang with context %}{% for k in keys %}{{ lang.t(k) }}\n{% endfor %}"
+    context = {"config": {"theme": {"language": language}}, "keys": [*keys, "no.such.key"]}
+    materials = Theme(name="material").get_env().from_string(page).render(context)
+    ours_env = Theme(name="material", custom_dir=str(ROOT / "overrides")).get_env()
+    assert Path(ours_env.get_template("partials/language.html").filename or "").is_relative_to(ROOT / "overrides")
+    ours_env.globals["qa_theme_t"] = theme_cache.theme_strings(ours_env, language)
+    ours = ours_env.from_string(page).render(context)
+    assert ours == materials and len(materials.splitlines()) == len(keys) + 1 and "no.such.key" in materials
 
 
 def test_python_m_studysite_site_is_the_make_site_driver(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from .bank_watch import inputs_fingerprint, log_warnings, serve_from_banks, watc
 from .session import FinishArgs, FinishJob, Session
 from .settings import BANKS_ENV, DRIVEN_ENV, LOCKED_ENV
 from .siteconfig import check_qa
-from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files
+from .theme_cache import TemplateCache, disk_template_cache, remember_theme_files, theme_strings
 
 log = logging.getLogger("mkdocs.plugins.studysite")
 
@@ -115,6 +115,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         return server
 
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Any) -> jinja2.Environment:
+        env.globals["qa_theme_t"] = theme_strings(env, config.theme["language"])  # overrides/partials/language.html
         if self.session.command == "serve":
             if self.session.templates is None:
                 self.session.templates = TemplateCache()
