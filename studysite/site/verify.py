@@ -65,22 +65,23 @@ def check_built_site(banks: tuple[tuple[Bank, Bank | None], ...], site: Site, si
         for prefix, bank in (("", zh), (_TRANSLATION_ROOT, en or zh)):  # untranslated: the Chinese on English pages
             _expect_bank(bank, info, prefix, expected, problems)
     seen: set[str] = set()
+    root = os.fspath(site_dir)
     for rel in _html_pages(site_dir):
-        page = site_dir / rel
-        data = page.read_bytes()
+        data = _read_page(os.path.join(root, rel))
         want = expected.get(rel)
         if want is None:
             if _ANSWER in data:
-                problems.error(page, 0, "question page that no bank holds (nothing may be invented)")
+                problems.error(site_dir / rel, 0, "question page that no bank holds (nothing may be invented)")
             continue
         seen.add(rel)
         slug, lines = want
         heading, answer, answer_slug = _fragments(data)
         if slug is not None and answer_slug != slug:
-            problems.error(page, 0, f"page does not hold the answer of `{slug}`")
+            problems.error(site_dir / rel, 0, f"page does not hold the answer of `{slug}`")
         for e, missing, wanted in _missing(lines, heading, answer):
             times = f" (shown {wanted - missing} of the {wanted} times the bank has it)" if wanted > 1 else ""
-            problems.error(e.path, e.line, f"line not visible on its built page {display_path(page)}{times}", e.text)
+            page = display_path(site_dir / rel)
+            problems.error(e.path, e.line, f"line not visible on its built page {page}{times}", e.text)
     for rel, (_, lines) in sorted(expected.items()):
         if rel not in seen and lines:
             first = lines[0]
@@ -304,10 +305,11 @@ def _html_pages(site_dir: Path) -> list[str]:
     are not followed (as `Path.rglob`)."""
     found = []
     folders = [""]
+    root = os.fspath(site_dir)
     while folders:
         rel = folders.pop()
         try:
-            with os.scandir(site_dir / rel) as entries:
+            with os.scandir(os.path.join(root, rel)) as entries:
                 for entry in entries:
                     name = rel + entry.name
                     if entry.is_dir(follow_symlinks=False):
@@ -318,6 +320,13 @@ def _html_pages(site_dir: Path) -> list[str]:
         except PermissionError:
             continue
     return sorted(found, key=lambda rel: rel.split("/"))
+
+
+def _read_page(path: str) -> bytes:
+    """A built page's bytes (a plain path, not a `Path`: 17,000 of them at 5,000 questions took 0.4 s
+    of the check's 3.2 s of CPU)."""
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _fragments(page: bytes) -> tuple[str | None, str | None, str | None]:
