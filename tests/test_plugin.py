@@ -18,7 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import jinja2
-import material as mkdocs_material_templates
+import material
 import mkdocs
 import pytest
 from mkdocs.config import load_config
@@ -38,7 +38,7 @@ from studysite.site.settings import DRIVEN_ENV
 from tests.sitekit import FIXTURE_BANKS, ROOT
 
 pytestmark = pytest.mark.unit
-MATERIAL_LANGUAGES = Path(mkdocs_material_templates.__file__).parent / "templates" / "partials" / "languages"
+MATERIAL_LANGUAGES = Path(material.__file__).parent / "templates" / "partials" / "languages"
 """Material's interface strings, one template per language."""
 
 

@@ -1,10 +1,10 @@
 """The theme's compiled templates, kept between builds; under `mkdocs serve`, its file list too; and
 Material's interface strings, each looked up once per build (`theme_strings`).
 
-Both reach into MkDocs 1.6 internals (`Theme.get_env`, and `Files.add_files_from_theme` listing the
-theme's files through the Jinja environment's `list_templates`), so they switch themselves on only
-for the MkDocs version they were written and measured for; tests/test_plugin.py fails if those
-internals change shape.
+The first two reach into MkDocs 1.6 internals (`Theme.get_env`, and `Files.add_files_from_theme`
+listing the theme's files through the Jinja environment's `list_templates`), so they switch
+themselves on only for the MkDocs version they were written and measured for; tests/test_plugin.py
+fails if those internals change shape, and if Material's strings stop being what its own t() gives.
 """
 
 from __future__ import annotations
