@@ -29,7 +29,7 @@ from mkdocs.plugins import BasePlugin
 
 from ..build import generate
 from ..errors import BuildError, Problem, SiteError, os_error
-from ..i18n import catalogues
+from ..i18n import STRINGS, catalogues
 from . import page_cache, site_finish, tag_order
 from .bank_watch import inputs_fingerprint, log_warnings, serve_from_banks, watch_banks
 from .session import FinishArgs, FinishJob, Session
@@ -126,7 +126,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
 
     def on_template_context(self, context: Any, /, *, template_name: str, config: MkDocsConfig) -> Any:
         # The root 404 page answers for every language (GitHub Pages serves it for /en/... too).
-        context["qa_site_names"] = site_finish.STRINGS["home.title"]
+        context["qa_site_names"] = STRINGS["home.title"]
         # ... and every language's catalogue: MkDocs renders it before any page, without a page context.
         context["qa_strings"] = catalogues()
         return context
@@ -140,8 +140,9 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         # A --dirty rebuild after the first renders only the few changed pages, in process.
         rebuild = session.dirty and session.finished_once
         self.page_caches.pop(id(config), None)
+        languages = site_finish.languages_of(config)
         if not rebuild:  # saving the shard with only the changed pages in use would prune all others
-            item = site_finish.languages_of(config)[config.extra["qa"]["lang"]]
+            item = languages[config.extra["qa"]["lang"]]
             docs_root = Path(config.docs_dir)
             if item.root and docs_root.name == item.root.rstrip("/"):
                 docs_root = docs_root.parent  # docs/en: its pages' conversions are kept in docs/'s cache
@@ -149,7 +150,7 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         # A whole build: every other language builds in a child process alongside this one.
         if _leads(config) and not rebuild:
             site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
-            session.others = site_finish.LanguageBuilds(config, site_finish.languages_of(config).extra)
+            session.others = site_finish.LanguageBuilds(config, languages.extra)
 
     def on_pre_page(self, page: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
         kept = self.page_caches.get(id(config))
