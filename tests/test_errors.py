@@ -219,3 +219,26 @@ def test_untranslated_bank_warns_and_fails_under_strict(tmp_path: Path) -> None:
     assert questions and all("Not yet translated" in text for text in questions)
     strict = build_pages_here(banks, tmp_path / "docs2", "--strict")
     assert strict.returncode == 1 and "(strict) no English translation" in strict.stderr
+
+
+def test_a_lock_read_again_gives_the_same_entries_and_a_bad_line_is_reported_every_time(tmp_path: Path) -> None:
+    """A process remembers the locks it parsed without a problem (`make serve` reads the same lock after
+    every edit: slugs._PARSED): the same text gives equal entries in a list of its own, and a lock with a
+    bad line is parsed, and its line reported, on every read."""
+    from studysite.enrich import slugs
+    from studysite.errors import Problems
+
+    lock = tmp_path / "slugs.lock"
+    lock.write_text("# a lock\nai/first\tlive\t问题一\t\nai/second\tremoved\t问题二\t\n", encoding="utf-8")
+    for _ in range(3):
+        entries = slugs.read_lock(lock, Problems())
+        assert [(e.path, e.state, e.text, e.line) for e in entries] == [
+            ("ai/first", "live", "问题一", 2),
+            ("ai/second", "removed", "问题二", 3),
+        ]
+        entries.append(entries[0])  # the caller's own list: changing it changes nothing remembered
+    lock.write_text(lock.read_text(encoding="utf-8") + "garbage line\n", encoding="utf-8")
+    for _ in range(2):
+        problems = Problems()
+        assert [e.path for e in slugs.read_lock(lock, problems)] == ["ai/first", "ai/second"]
+        assert [(p.line, p.message.split(":")[0]) for p in problems.errors] == [(4, "malformed lock line")]
