@@ -19,6 +19,7 @@ import functools
 import hashlib
 import os
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -83,9 +84,12 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
 def parse_lock(text: str, path: Path, problems: Problems) -> list[LockEntry]:
     """The entries of a lock file's text (`write_lock`'s output); bad lines are errors at their line.
     A text this process parsed before without a problem is not parsed again (`_PARSED`)."""
-    found = _PARSED.pop((os.fspath(path), text), None)
+    key = (os.fspath(path), text)
+    with _PARSED_LOCK:
+        found = _PARSED.pop(key, None)
+        if found is not None:
+            _PARSED[key] = found  # the most recently used last
     if found is not None:
-        _PARSED[(os.fspath(path), text)] = found  # the most recently used last
         return list(found)
     entries = []
     sound = True
@@ -115,17 +119,20 @@ def parse_lock(text: str, path: Path, problems: Problems) -> list[LockEntry]:
             continue
         entries.append(LockEntry(bank, slug, state, parts[2], parts[3], number))
     if sound:  # a lock with problems is parsed (and reported) every time
-        while len(_PARSED) >= _PARSED_KEPT:
-            del _PARSED[next(iter(_PARSED))]
-        _PARSED[(os.fspath(path), text)] = tuple(entries)
+        with _PARSED_LOCK:
+            while len(_PARSED) >= _PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[key] = tuple(entries)
     return entries
 
 
 _PARSED: dict[tuple[str, str], tuple[LockEntry, ...]] = {}
 """Locks parsed without a problem, by path and text, least recently used first. `make serve` generates
 again after every edit: it reads the same banks/slugs.lock each time, and parses the lock it would write
-(5,000 questions: 1.5 % of an edit's generation, 2026-12-05). Entries are frozen, so they are shared."""
+(5,000 questions: 1.5 % of an edit's generation, 2026-12-05). Entries are frozen, so they are shared;
+`_PARSED_LOCK` guards the mapping (the server's bank watcher generates from a timer thread)."""
 _PARSED_KEPT = 4
+_PARSED_LOCK = threading.Lock()
 
 
 def assign_slugs(
