@@ -222,9 +222,9 @@ def test_untranslated_bank_warns_and_fails_under_strict(tmp_path: Path) -> None:
 
 
 def test_a_lock_read_again_gives_the_same_entries_and_a_bad_line_is_reported_every_time(tmp_path: Path) -> None:
-    """A process remembers the locks it parsed without a problem (`make serve` reads the same lock after
-    every edit: slugs._PARSED): the same text gives equal entries in a list of its own, and a lock with a
-    bad line is parsed, and its line reported, on every read."""
+    """A process remembers the locks it parsed (`make serve` reads the same lock after every edit:
+    slugs._parse_lock): the same text gives equal entries in a list of its own, and a lock with a bad
+    line has its line reported on every read."""
     from studysite.enrich import slugs
     from studysite.errors import Problems
 

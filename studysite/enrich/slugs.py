@@ -17,9 +17,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
-import os
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -82,17 +80,22 @@ def read_lock(path: Path, problems: Problems) -> list[LockEntry]:
 
 
 def parse_lock(text: str, path: Path, problems: Problems) -> list[LockEntry]:
-    """The entries of a lock file's text (`write_lock`'s output); bad lines are errors at their line.
-    A text this process parsed before without a problem is not parsed again (`_PARSED`)."""
-    key = (os.fspath(path), text)
-    with _PARSED_LOCK:
-        found = _PARSED.pop(key, None)
-        if found is not None:
-            _PARSED[key] = found  # the most recently used last
-    if found is not None:
-        return list(found)
+    """The entries of a lock file's text (`write_lock`'s output); bad lines are errors at their line,
+    reported on every call (the parse itself is remembered: `_parse_lock`)."""
+    entries, errors = _parse_lock(text)
+    for number, message, line in errors:
+        problems.error(path, number, message, line)
+    return list(entries)
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_lock(text: str) -> tuple[tuple[LockEntry, ...], tuple[tuple[int, str, str], ...]]:
+    """`parse_lock`'s entries and its errors (line, message, the line's text), for the last few texts:
+    `make serve` generates again after every edit, reading the same banks/slugs.lock each time and
+    parsing the lock it would write (5,000 questions: 1.5 % of an edit's generation, 2026-12-05).
+    Entries are frozen, so they are shared."""
     entries = []
-    sound = True
+    errors = []
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -100,39 +103,21 @@ def parse_lock(text: str, path: Path, problems: Problems) -> list[LockEntry]:
         if len(parts) == 3:  # a lock from before answer fingerprints
             parts.append("")
         if len(parts) != 4 or "/" not in parts[0] or not _PRINT.fullmatch(parts[3]):
-            problems.error(
-                path, number, "malformed lock line: expected `bank/slug<TAB>state<TAB>question<TAB>answer print`", line
-            )
-            sound = False
+            message = "malformed lock line: expected `bank/slug<TAB>state<TAB>question<TAB>answer print`"
+            errors.append((number, message, line))
             continue
         bank, slug = parts[0].split("/", 1)
         state = parts[1]
         if not (_SAFE.fullmatch(bank) and _SAFE.fullmatch(slug)) or not (
             state in ("live", "removed") or (state.startswith("moved:") and _MOVED.fullmatch(state[6:]))
         ):
-            problems.error(path, number, f"malformed lock line: bad path or state {state!r}", line)
-            sound = False
+            errors.append((number, f"malformed lock line: bad path or state {state!r}", line))
             continue
         if slug in RESERVED_SLUGS:
-            problems.error(path, number, f"slug `{slug}` is reserved (a page of the bank itself): rename it", line)
-            sound = False
+            errors.append((number, f"slug `{slug}` is reserved (a page of the bank itself): rename it", line))
             continue
         entries.append(LockEntry(bank, slug, state, parts[2], parts[3], number))
-    if sound:  # a lock with problems is parsed (and reported) every time
-        with _PARSED_LOCK:
-            while len(_PARSED) >= _PARSED_KEPT:
-                del _PARSED[next(iter(_PARSED))]
-            _PARSED[key] = tuple(entries)
-    return entries
-
-
-_PARSED: dict[tuple[str, str], tuple[LockEntry, ...]] = {}
-"""Locks parsed without a problem, by path and text, least recently used first. `make serve` generates
-again after every edit: it reads the same banks/slugs.lock each time, and parses the lock it would write
-(5,000 questions: 1.5 % of an edit's generation, 2026-12-05). Entries are frozen, so they are shared;
-`_PARSED_LOCK` guards the mapping (the server's bank watcher generates from a timer thread)."""
-_PARSED_KEPT = 4
-_PARSED_LOCK = threading.Lock()
+    return tuple(entries), tuple(errors)
 
 
 def assign_slugs(
