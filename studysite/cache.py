@@ -49,12 +49,14 @@ from typing import Any, NamedTuple
 
 from .write import FileState, file_state, wait_for_removals
 
-SERIAL = b"studysite-cache 1\n"
+SERIAL = b"studysite-cache 2\n"
 """Start of every shard file; a new layout gets a new number."""
 NO_CACHE_ENV = "STUDYSITE_NO_CACHE"
 """Set to 1 to build without reading or writing the cache."""
 MISSING: Any = object()
 """What `Memo.get` returns for a key it does not hold."""
+Raw = bytes | memoryview
+"""An entry's value as a shard holds it, pickled: a view of the bytes of the file it was read from."""
 
 
 class Memo:
@@ -66,13 +68,13 @@ class Memo:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: dict[bytes, bytes] = {}
+        self._old: dict[bytes, Raw] = {}
         self._size = 0  # bytes of the file as read
         self._clean = False  # the file is whole and of this code: a record can be appended to it
         self._values: dict[bytes, Any] = {}  # entries of the file this process has unpickled before
         self._read = path is None  # the file is read when first needed (`_load_once`)
         self._new: dict[bytes, Any] = {}
-        self._kept: dict[bytes, bytes] = {}  # entries of the file used again, still pickled
+        self._kept: dict[bytes, Raw] = {}  # entries of the file used again, still pickled
         self._added: set[bytes] = set()
         self._aside: dict[str, Callable[[], Any]] = {}
 
@@ -198,7 +200,7 @@ class Memo:
         except Exception:  # a full disk, a read-only folder, no memory: the build does not need it
             _HELD.pop(os.fspath(self.path), None)
 
-    def _hold(self, raw: dict[bytes, bytes]) -> None:
+    def _hold(self, raw: dict[bytes, Raw]) -> None:
         """Keep the shard's entries in this process as the file now holds them, with every value
         already unpickled, for the next build here to take instead of reading the file again."""
         assert self.path is not None
@@ -244,7 +246,7 @@ def _replace_file(path: Path, data: bytes) -> None:
 
 class _Held(NamedTuple):
     identity: tuple[int, int, int]  # the file's size, modification time and inode as saved
-    raw: dict[bytes, bytes]
+    raw: dict[bytes, Raw]
     values: dict[bytes, Any]
 
 
@@ -776,18 +778,20 @@ def package_digest(package: Path) -> bytes:
     return h.digest()
 
 
-def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:
-    """A shard's entries (values still pickled), the file's size, and whether the whole file is sound
-    and of this code. A record that is damaged or cut short ends the reading (it and what follows
-    count as empty); a record of other code is skipped."""
-    entries: dict[bytes, bytes] = {}
+def _load(path: Path) -> tuple[dict[bytes, Raw], int, bool]:
+    """A shard's entries (values still pickled: views of the file's bytes), the file's size, and whether
+    the whole file is sound and of this code. A record that is damaged or cut short ends the reading (it
+    and what follows count as empty); a record of other code is skipped."""
+    entries: dict[bytes, Raw] = {}
     try:
         with open(path, "rb") as handle:
             data = handle.read()
         if data[: len(SERIAL)] != SERIAL:
             return {}, len(data), False
-        # A record is checked and unpickled where it lies in the file's bytes: slicing `data` would copy
-        # it first (a page shard is ~45 MB at 5,000 questions; its load took 72-138 ms against 118-213 ms).
+        # A record is checked where it lies in the file's bytes, and only its index is unpickled: each
+        # value stays a view of those bytes until a build asks for it (after an edit, a few of a shard's
+        # ~10,000 pages at 5,000 questions). Unpickling a 48 MB page shard whole, values and all, took
+        # ~50 ms a language, and slicing the record out of `data` first as long again.
         view = memoryview(data)
         at, clean = len(SERIAL), True
         while at < len(data):
@@ -795,19 +799,29 @@ def _load(path: Path) -> tuple[dict[bytes, bytes], int, bool]:
             payload = view[at + _CHECK_BYTES : at + _CHECK_BYTES + size]
             if len(payload) != size or data[at : at + _CHECK_BYTES] != _check(payload):
                 return entries, len(data), False
-            code, found = pickle.loads(payload)
             at += _CHECK_BYTES + size
-            if code != code_digest() or not isinstance(found, dict):
+            head = int.from_bytes(payload[:8], "little")
+            code, index = pickle.loads(payload[8 : 8 + head])
+            if code != code_digest() or not isinstance(index, list):
                 clean = False
                 continue
+            found, start = {}, 8 + head
+            for key, length in index:
+                found[key] = payload[start : start + length]
+                start += length
+            if start != len(payload):  # an index that does not add up to its record: as damaged
+                return entries, len(data), False
             entries.update(found)
     except Exception:  # missing, unreadable, corrupt: rebuilt from the inputs
         return {}, 0, False
     return entries, len(data), clean
 
 
-def _record(entries: dict[bytes, bytes]) -> bytes:
-    payload = pickle.dumps((code_digest(), entries), protocol=pickle.HIGHEST_PROTOCOL)
+def _record(entries: Mapping[bytes, Raw]) -> bytes:
+    """A record of a shard: its length and CRC-32 (`_check`), then the length of its index, the index
+    (the code's digest, each entry's key and size) pickled, and the entries' pickled values in that order."""
+    index = pickle.dumps((code_digest(), [(k, len(v)) for k, v in entries.items()]), protocol=pickle.HIGHEST_PROTOCOL)
+    payload = b"".join([len(index).to_bytes(8, "little"), index, *entries.values()])
     return _check(payload) + payload
 
 

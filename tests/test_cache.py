@@ -220,6 +220,33 @@ def test_unchanged_pages_come_from_the_cache(tmp_path: Path, rendered: list[str]
 
 
 @pytest.mark.unit
+def test_a_shard_is_read_entry_by_entry_and_a_record_whose_index_does_not_fit_ends_it(tmp_path: Path) -> None:
+    """A shard's records hold their values one after another behind an index of keys and sizes: read
+    back, each value is its own bytes (pickled), unpickled only when asked for. A record whose index
+    does not add up to its length (its check sum right) counts as damaged, as a torn one does: it and
+    what follows are left out, what came before is kept."""
+    shard = tmp_path / "shard.pickle"
+    first = {b"a" * 32: cache.pickle.dumps("one"), b"b" * 32: cache.pickle.dumps(("two", 2))}
+    second = {b"c" * 32: cache.pickle.dumps([3])}
+    shard.write_bytes(cache.SERIAL + cache._record(first) + cache._record(second))
+    entries, size, clean = cache._load(shard)
+    assert (size, clean) == (shard.stat().st_size, True)
+    assert {k: cache.pickle.loads(v) for k, v in entries.items()} == {
+        b"a" * 32: "one",
+        b"b" * 32: ("two", 2),
+        b"c" * 32: [3],
+    }
+    memo = cache.Memo(shard)
+    assert memo.get(b"b" * 32) == ("two", 2) and memo.get(b"d" * 32) is cache.MISSING
+
+    index = cache.pickle.dumps((cache.code_digest(), [(b"c" * 32, 99)]), protocol=cache.pickle.HIGHEST_PROTOCOL)
+    payload = len(index).to_bytes(8, "little") + index + second[b"c" * 32]
+    shard.write_bytes(cache.SERIAL + cache._record(first) + cache._check(payload) + payload + cache._record(second))
+    entries, _, clean = cache._load(shard)
+    assert (sorted(entries), clean) == ([b"a" * 32, b"b" * 32], False)
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "damage",
     [
