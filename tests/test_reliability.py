@@ -119,6 +119,31 @@ def test_verify_checks_the_converted_pages_against_the_converted_bank_lines(seed
     assert f"{item.root}ai-infra-3/" in problems[0].message
 
 
+def test_verify_keeps_converted_bank_lines_by_their_text_and_still_finds_a_lost_line(
+    seed_copy: tuple, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check keeps each bank's lines as it converted them (a shard beside docs/, by the lines'
+    text): the next check converts none of an unchanged bank's lines, loads no OpenCC, and finds the
+    same line lost from a 繁體中文 page as a check that converts them."""
+    site_dir, _, sources, site = seed_copy
+    docs = tmp_path / "docs"
+    lines = cache.shard(docs, "check-lines")
+    assert check_built_site(sources.banks, site, site_dir, lines) == []
+    lines.save()
+    item = next(item for item in LANGUAGES.items if item.source == "converted")
+    page = _question_page(site_dir, site, "Prefill和Decode阶段", item.root)
+    converted = convert_text("减少内存碎片", item.opencc)
+    page.write_text(page.read_text(encoding="utf-8").replace(converted, "减少内存碎片", 1), encoding="utf-8")
+    converting = check_built_site(sources.banks, site, site_dir)
+
+    def no_conversion(text: str, config: str) -> str:
+        raise AssertionError(f"converted again: {text!r}")
+
+    monkeypatch.setattr(verify, "convert_text", no_conversion)
+    kept = check_built_site(sources.banks, site, site_dir, cache.shard(docs, "check-lines"))  # a new build's
+    assert [str(p) for p in kept] == [str(p) for p in converting] and len(kept) == 1, kept
+
+
 def test_verify_catches_a_dropped_title_question_and_page(seed_copy: tuple) -> None:
     site_dir, _, sources, site = seed_copy
     # The bank title vanishes from the English bank page, a question from its English heading,

@@ -265,7 +265,10 @@ def finish_site(
         if generated is not None and generated.sources is not None:
             from .verify import check_built_site, check_lists
 
-            problems = check_built_site(generated.sources.banks, generated.site, site_dir)
+            # a bank's lines converted for a generated language, kept beside docs/ as the pages' cache is
+            lines = cache.shard(Path(config.docs_dir), "check-lines")
+            problems = check_built_site(generated.sources.banks, generated.site, site_dir, lines)
+            lines.save()
             problems += check_lists(generated.site, site_dir)
             for problem in problems:
                 report(problem)
