@@ -209,8 +209,10 @@ class Memo:
             _HELD.pop(os.fspath(self.path), None)
             return
         values = {k: v for k, v in (*self._values.items(), *self._new.items()) if k in raw}
-        for other in [p for p in _HELD if os.path.dirname(p) != os.fspath(self.path.parent)]:
-            del _HELD[other]  # one docs folder's: what `make serve` builds again
+        # list(): a copy made in one step under the GIL, as `make serve`'s site check (the finishing
+        # thread's check-lines shard) may save while the bank watcher's generation does
+        for other in [p for p in list(_HELD) if os.path.dirname(p) != os.fspath(self.path.parent)]:
+            _HELD.pop(other, None)  # one docs folder's: what `make serve` builds again
         _HELD[os.fspath(self.path)] = _Held(identity, raw, values)
 
     def _append(self, record: bytes) -> None:
