@@ -138,7 +138,6 @@ def assign_slugs(
     claimed: set[str] = set()  # lock paths already matched to a candidate
     used: set[str] = set()  # slugs already given to a candidate
     prints = prints if prints is not None else [answer_print(c.zh) for c in candidates]
-    lock_keys = {id(e): _title_key(e.text) for e in lock}  # each folded once, not once per pass
 
     def claim(i: int, entry: LockEntry) -> None:
         result[i] = entry.slug
@@ -150,7 +149,7 @@ def assign_slugs(
         index: dict[str, list[LockEntry]] = {}
         for e in lock:
             if e.path not in claimed and not e.state.startswith("moved:"):
-                index.setdefault(lock_keys[id(e)], []).append(e)
+                index.setdefault(_title_key(e.text), []).append(e)
         for i, cand in enumerate(candidates):
             if result[i] is not None:
                 continue
@@ -171,7 +170,7 @@ def assign_slugs(
                 continue
             for e in by_answer.get(prints[i], []):
                 if (e.bank == cand.bank) == same_bank and e.path not in claimed:
-                    ratio = difflib.SequenceMatcher(None, _title_key(cand.zh.text), lock_keys[id(e)]).ratio()
+                    ratio = difflib.SequenceMatcher(None, _title_key(cand.zh.text), _title_key(e.text)).ratio()
                     if ratio >= SIMILAR:
                         pairs.append((-ratio, i, e.path, e))
         for _, i, p, e in sorted(pairs, key=lambda x: x[:3]):

@@ -175,10 +175,8 @@ def _converting(memo: Memo, config: str) -> Callable[[list[str]], list[str]]:
     (its dictionaries took ~150 ms of a 14-question build's ~0.3 s check)."""
 
     def convert(lines: list[str]) -> list[str]:
-        if not memo.enabled:
-            return [convert_text(line, config) for line in lines]
-        key = memo.key("check-lines", config, "\n".join(lines))  # a line holds no line break
-        found: list[str] = memo.get(key)
+        key = memo.key("check-lines", config, "\n".join(lines)) if memo.enabled else b""  # lines hold no line break
+        found: list[str] = memo.get(key) if memo.enabled else MISSING
         if found is MISSING:
             found = memo.put(key, [convert_text(line, config) for line in lines])
         return found
