@@ -776,14 +776,50 @@ def _primary_nav(page: str) -> tuple[int, int]:
 # search in chromium
 
 
+QUIET = 0.5
+"""Seconds without a request that end a page's load window or a query's (Playwright's "networkidle"
+waits for the same 500 ms without a connection): what a page fetches after its load event until then
+counts as its load (`_Log.settle`)."""
+
+
 class _Log:
+    """Every file the logging server sent (path, bytes), and the requests it is still answering."""
+
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.entries: list[tuple[float, str, int]] = []
+        self.busy = 0
+        self.last = time.perf_counter()  # when a request last began or ended
 
     def add(self, path: str, size: int) -> None:
         with self.lock:
             self.entries.append((time.perf_counter(), path, size))
+
+    def begin(self) -> None:
+        with self.lock:
+            self.busy += 1
+            self.last = time.perf_counter()
+            self.lock.notify_all()
+
+    def end(self) -> None:
+        with self.lock:
+            self.busy -= 1
+            self.last = time.perf_counter()
+            self.lock.notify_all()
+
+    def settle(self, quiet: float = QUIET, limit: float = 60.0) -> None:
+        """Wait until no request is being answered and none began or ended for `quiet` seconds (the
+        page's scripts, the service worker and search have fetched what they were going to)."""
+        give_up = time.perf_counter() + limit
+        with self.lock:
+            while True:
+                now = time.perf_counter()
+                left = self.last + quiet - now
+                if self.busy == 0 and left <= 0:
+                    return
+                if now > give_up:
+                    raise SystemExit(f"bench: requests still going on after {limit:.0f} s ({self.busy} open)")
+                self.lock.wait(timeout=left if self.busy == 0 else give_up - now)
 
     def mark(self) -> int:
         with self.lock:
@@ -802,6 +838,13 @@ def logging_server(directory: Path) -> Iterator[tuple[str, _Log]]:
     class Handler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
+
+        def handle_one_request(self) -> None:
+            log.begin()
+            try:
+                super().handle_one_request()
+            finally:
+                log.end()
 
         def copyfile(self, source: Any, outputfile: Any) -> None:
             data = source.read()
@@ -897,7 +940,7 @@ def measure_search(row: Row, browser: Any) -> None:
                 page = context.new_page()
                 mark = log.mark()
                 page.goto(url, wait_until="load")
-                page.wait_for_timeout(1500)  # anything a page fetches after load counts as page load
+                log.settle()  # anything a page fetches after load counts as page load
                 load_bytes.append(search_bytes(site, log.since(mark)))
                 run = _search_once(page, queries[0], mode, log, site)
                 if "error" in run and mode == "ui":
@@ -907,7 +950,7 @@ def measure_search(row: Row, browser: Any) -> None:
                     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
                     page = context.new_page()
                     page.goto(url, wait_until="load")
-                    page.wait_for_timeout(500)
+                    log.settle()
                     run = _search_once(page, queries[0], mode, log, site)
                 if "error" in run:
                     raise SystemExit(f"bench: search failed on {url}: {run['error']}")
@@ -949,7 +992,7 @@ def _offline_cost(browser: Any, url: str, log: _Log, site: Path, lang: str) -> d
         page = context.new_page()
         mark = log.mark()
         page.goto(url, wait_until="load")
-        page.wait_for_timeout(1500)  # offline.js runs at load; anything it would start shows up here
+        log.settle()  # offline.js runs at load; anything it would start shows up here
         entries = log.since(mark)
         return sum(size for _, _, size in entries), sum(_gz(site, p, size) for _, p, size in entries), (context, page)
 
@@ -959,7 +1002,7 @@ def _offline_cost(browser: Any, url: str, log: _Log, site: Path, lang: str) -> d
     mark = log.mark()
     page.goto(url.rsplit("/", 2)[0] + "/", wait_until="load")  # the second page: the bank's
     page.wait_for_function("!!navigator.serviceWorker.controller", timeout=60_000)
-    page.wait_for_timeout(500)
+    log.settle()  # the worker's own requests (itself, the manifest, the two pages it keeps)
     worker = [(p, size) for _, p, size in log.since(mark) if p.rsplit("/", 1)[-1] in ("sw.js", "offline-manifest.json")]
     context.close()
     scopes = json.loads((site / "offline-manifest.json").read_text(encoding="utf-8"))["scopes"]
@@ -981,7 +1024,7 @@ def _search_once(page: Any, q: str, mode: str, log: _Log, site: Path) -> dict[st
         run = page.evaluate(_UI_SEARCH_JS, [q, list(SEARCH_INPUTS), list(SEARCH_RESULTS), 8000])
     else:
         run = page.evaluate(_API_SEARCH_JS, [q, 8000])
-    page.wait_for_timeout(300)  # let requests the result triggered finish (counted with this query)
+    log.settle(0.3)  # the requests the result triggered (counted with this query)
     run["bytes"] = search_bytes(site, log.since(mark))
     return dict(run)
 
@@ -1032,7 +1075,8 @@ def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit(f"bench: mkdocs serve did not come up; see {log_path}")
                 time.sleep(0.5)
-            time.sleep(2)  # let the watchers settle
+            # The page is served once the first build is over, and the bank watcher watches from the
+            # build's on_config on (studysite/site/bank_watch.py): a save from now on is seen.
             for n in range(REBUILD_RUNS if dirty else 1):  # a plain serve rebuild renders everything: once
                 marker = f"BENCHEDIT{n}{'D' if dirty else 'F'}Z"
                 lines = bank.read_text(encoding="utf-8").split("\n")
@@ -1053,7 +1097,6 @@ def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
                     if time.monotonic() > settle:
                         break
                     time.sleep(0.2)
-                time.sleep(1)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(server.pid, signal.SIGTERM)
@@ -1878,9 +1921,11 @@ def main(argv: list[str]) -> int:
         "content at every size (its growth is navigation and links).",
         "Search: chromium (Debian, headless) against a local static server that logs every file sent; "
         "gzip = the size GitHub Pages would send (text types gzip-compressed at level 6; Pagefind's index "
-        "files are compressed already). 'On page load' counts search requests during load and 1.5 s after, with service workers blocked; "
+        "files are compressed already). 'On page load' counts search requests during load and after it, "
+        f"until {QUIET * 1000:.0f} ms pass with no request open (Playwright's networkidle waits as long), with "
+        "service workers blocked; "
         "offline reading is measured apart: a first visit's bytes with service workers allowed minus the same "
-        "page's with them blocked (each a fresh context, during load and 1.5 s after), then the worker's own "
+        "page's with them blocked (each a fresh context, the same window), then the worker's own "
         "requests on the second page; the downloads' sizes are the manifest's gzip sizes of each scope. "
         f"First query: median of {SEARCH_FIRST_RUNS}, each in a fresh browser context (empty cache). "
         "Later queries: each a new term, in the same page. Time = keyup to the first visible result "
