@@ -93,10 +93,6 @@ README_START = "<!-- bench:start (scripts/bench.py rewrites this part) -->"
 README_END = "<!-- bench:end -->"
 
 GEN_RUNS = {14: 3, 500: 3, 5000: 3}
-FIRST_FULL_UP_TO = 500
-"""Sizes up to this one time a first full build (it makes the Anki/CSV files) before the alternating
-runs; larger ones make those files in this process instead (`make_decks`: 7.7 s at 5,000 questions,
-where the build that makes them took 109 s of a 28.7 min `make bench`)."""
 """Runs of the generator per size (median reported)."""
 BUILD_RUNS = {14: 7, 500: 5, 5000: 3}
 """Runs of the full build and of the floor per size (median reported; interleaved). More where a pair is
@@ -169,8 +165,8 @@ class Row:
     floor_runs: list[float] = field(default_factory=list)
     full_first: float = 0.0
     """The first full build, before the alternating runs: the generator's cache is warm (docs/ generated
-    in-process first), the Anki/CSV files are made (their cache, .docs.cache/downloads/, is empty).
-    0 above FIRST_FULL_UP_TO questions (`make_decks` made them)."""
+    in-process first), the Anki/CSV files are made (their cache, .docs.cache/downloads/, is empty), and
+    so are the pages' conversions and the site check's converted lines."""
     decks_remade: int = 0
     """Anki/CSV files the alternating full builds made instead of placing them (should be 0)."""
     ratio: float = 0.0
@@ -592,26 +588,6 @@ def time_our_post_build(c: Corpus) -> dict[str, float]:
     except Exception as exc:  # the steps are someone else's and may change shape: report, don't fail
         print(f"  (post-build steps not timed: {exc!r})", flush=True)
     return out
-
-
-def make_decks(c: Corpus, env: dict[str, str], generated: studybuild.Result) -> None:
-    """The Anki/CSV files a full build of `c` makes, made here (site_finish.write_downloads with the
-    work folder's configuration, as the build sees it) into the docs folder's cache, where the full
-    builds after it find them (`Row.decks_remade` counts those they made again)."""
-    from mkdocs.config import load_config
-
-    from studysite.site.site_finish import write_downloads
-
-    saved = dict(os.environ)
-    os.environ.update(env)  # SITE_URL, STUDYSITE_BANKS: the configuration reads them
-    try:
-        config = load_config(str(c.work / "mkdocs.yml"))
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    scratch = c.work / "decks-scratch"
-    write_downloads(scratch, config, generated)
-    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _decks_kept(c: Corpus) -> set[str]:
@@ -1316,7 +1292,7 @@ def table(rows: list[Row]) -> list[str]:
     add("build runs (each)", lambda r: str(len(r.full_runs)))
     add(
         "first full build (decks made; not in the median) s",
-        lambda r: f"{r.full_first:.1f}" if r.full_first else "– (decks made in-process)",
+        lambda r: f"{r.full_first:.1f}",
     )
     add("peak memory MB (full / floor)", lambda r: f"{r.peak_mb:.0f} / {r.floor_peak_mb:.0f}")
     add("question page HTML KB: median", lambda r: _kb(r.page_median))
@@ -1817,18 +1793,15 @@ def main(argv: list[str]) -> int:
         full, floor, peak, floor_peak = [], [], [], []
         # The floor needs docs/ generated: the same generate() the plugin calls, run here. Then floor and
         # full alternate, a full build last, so the site measured below is a full build's.
-        generated = studybuild.generate(c.banks, c.work / "docs")
-        # A first full build makes the decks, as every later one would place them (cache.Files): the
-        # alternating runs below are builds with nothing changed, the generator's cache and the decks'
-        # warm alike. Timed and reported apart (`full_first`), not in the median; above FIRST_FULL_UP_TO
-        # the decks are made in this process instead.
-        if n <= FIRST_FULL_UP_TO:
-            row.full_first = run_build(c, env, skip_generate=False)[0]
-        else:
-            make_decks(c, env, generated)
-            # and one untimed floor build: the pages' conversions kept (studysite/site/page_cache.py),
-            # as the first full build leaves them below; else the first floor converts every page
-            run_build(c, env, skip_generate=True)
+        studybuild.generate(c.banks, c.work / "docs")
+        # A first full build leaves what every later build finds kept: the decks (cache.Files), the
+        # pages' conversions (studysite/site/page_cache.py), the site check's converted lines and the
+        # plugin's own generation (its options are the configuration's, not this call's): the
+        # alternating runs below are builds with nothing changed. Timed and reported apart
+        # (`full_first`), not in the median. (At 5,000 questions the decks were made in this process
+        # and one untimed floor build converted the pages: the first full build then still did the rest,
+        # 58.8 and 65.0 s against 52.5-57.5 s for the next two in the last two runs.)
+        row.full_first = run_build(c, env, skip_generate=False)[0]
         kept = _decks_kept(c)
         for _ in range(runs):
             s, m = run_build(c, env, skip_generate=True)
@@ -1919,11 +1892,10 @@ def main(argv: list[str]) -> int:
         "downloads); MkDocs (every language, each in a process of its own), Pagefind, the "
         "sitemap and the offline files are in both. "
         "Floor and full runs alternate (docs/ generated in-process first, then one full build, timed apart, that "
-        "makes the Anki/CSV files every later full build places from .docs.cache/downloads/: the alternating "
-        f"runs are rebuilds with nothing changed; above {FIRST_FULL_UP_TO:,} questions the files are made in "
-        "this process instead, with the work folder's configuration, then one untimed floor build converts "
-        "the pages' Markdown the later builds find kept, and a full build that made any again "
-        f"would say so); medians of {BUILD_RUNS} runs by size. "
+        "makes the Anki/CSV files every later full build places from .docs.cache/downloads/ and leaves the "
+        "pages' converted Markdown and the site check's converted lines kept: the alternating runs are "
+        "rebuilds with nothing changed, and a full build that made any deck again would say so); "
+        f"medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
         f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
