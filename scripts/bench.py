@@ -204,12 +204,12 @@ class Row:
 
 
 STAGES: dict[str, float] = {}
+"""Seconds each part of this run took, in the order they ran ("5000 builds": 312.4): where the
+benchmark's own time goes, printed as each part ends and in the report's notes."""
 BENCH_MINUTES = 15.0
 """What a whole `make bench` may take (issue 18), on this 2-core machine."""
 WHOLE_RUN: dict[str, float] = {}
 """A whole run's minutes and the 1-minute load average at its start (`main`; none for a partial run)."""
-"""Seconds each part of this run took, in the order they ran ("5000 builds": 312.4): where the
-benchmark's own time goes, printed as each part ends and in the report's notes."""
 
 
 @contextlib.contextmanager
@@ -819,12 +819,22 @@ def logging_server(directory: Path) -> Iterator[tuple[str, _Log]]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
+        # A request is open from its parsed request line until its answer is sent (not while a
+        # connection waits for its next request, were one kept alive).
+        def parse_request(self) -> bool:
+            ok = super().parse_request()
+            if ok:
+                self.open_request = True
+                log.begin()
+            return ok
+
         def handle_one_request(self) -> None:
-            log.begin()
+            self.open_request = False
             try:
                 super().handle_one_request()
             finally:
-                log.end()
+                if self.open_request:
+                    log.end()
 
         def copyfile(self, source: Any, outputfile: Any) -> None:
             data = source.read()
@@ -1791,8 +1801,9 @@ def main(argv: list[str]) -> int:
         env = prepare_work(c.banks, c.work)
         runs = BUILD_RUNS.get(n, 1)
         full, floor, peak, floor_peak = [], [], [], []
-        # The floor needs docs/ generated: the same generate() the plugin calls, run here. Then floor and
-        # full alternate, a full build last, so the site measured below is a full build's.
+        # docs/ generated here first, the same generate() the plugin calls: the first full build's
+        # generation finds the generator's cache warm. Then floor and full alternate, a full build last,
+        # so the site measured below is a full build's.
         studybuild.generate(c.banks, c.work / "docs")
         # A first full build leaves what every later build finds kept: the decks (cache.Files), the
         # pages' conversions (studysite/site/page_cache.py), the site check's converted lines and the
