@@ -34,3 +34,40 @@ def test_the_edit_benchmark_finds_a_question_and_its_first_answer_line(tmp_path:
     assert question.startswith("Q:") and lines[line].strip() and not lines[line].startswith("Q:")
     rows = [row.split("\t") for row in (FIXTURE_BANKS / "slugs.lock").read_text(encoding="utf-8").split("\n")]
     assert [f"{bank_id}/{slug}", "live", question[2:].strip()] in [row[:3] for row in rows]
+
+
+def test_settle_waits_for_the_open_requests_and_then_for_quiet(tmp_path: Path) -> None:
+    """The search and offline rows end a page's window when the logging server has answered every
+    request and none began for QUIET (`_Log.settle`), instead of after a fixed sleep."""
+    import threading
+    import time
+    import urllib.request
+
+    bench = _bench()
+    log = bench._Log()  # type: ignore[attr-defined]
+    log.begin()
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (log.settle(quiet=0.05, limit=30), done.set()), daemon=True)
+    waiter.start()
+    assert not done.wait(timeout=0.3)  # a request is open: still waiting
+    ended = time.perf_counter()
+    log.end()
+    assert done.wait(timeout=10)
+    assert time.perf_counter() - ended >= 0.05  # and then for the quiet time after it
+    (tmp_path / "a.txt").write_text("x" * 100, encoding="utf-8")
+    with bench.logging_server(tmp_path) as (base, served):  # type: ignore[attr-defined]
+        asked = time.perf_counter()
+        with urllib.request.urlopen(base + "a.txt") as answer:
+            assert answer.read() == b"x" * 100
+        served.settle(quiet=0, limit=10)  # the server closes the request it opened
+        assert served.last > asked  # the request was counted open, then closed
+        assert served.busy == 0 and [(p, n) for _, p, n in served.entries] == [("/a.txt", 100)]
+
+
+def test_a_whole_run_says_whether_the_bench_took_at_most_15_minutes() -> None:
+    bench = _bench()
+    assert bench.target_lines([])[-1] == "- **n/a** `make bench` takes <= 15 min: not measured"  # type: ignore[attr-defined]
+    bench.WHOLE_RUN.update(minutes=14.2, load=0.4)  # type: ignore[attr-defined]
+    assert bench.target_lines([])[-1].startswith("- **PASS** `make bench` takes <= 15 min: 14.2 min")  # type: ignore[attr-defined]
+    bench.WHOLE_RUN.update(minutes=15.5)  # type: ignore[attr-defined]
+    assert bench.target_lines([])[-1].startswith("- **FAIL** `make bench` takes <= 15 min: 15.5 min")  # type: ignore[attr-defined]
