@@ -26,13 +26,20 @@ LIGHTHOUSE_RUNS = ROOT / "scripts" / "lighthouse_runs.mjs"
 
 
 def lighthouse(
-    out: Path, runs: dict[str, str], chrome: str = CHROMIUM, without_performance: Collection[str] = ()
+    out: Path,
+    runs: dict[str, str],
+    chrome: str = CHROMIUM,
+    without_performance: Collection[str] = (),
+    quiet_ms: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Lighthouse on each NAME: URL of `runs`, one after another in one `chrome` (Debian's chromium, as
     the bench measures it, or its headless shell, as the test does); the reports are
     out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs). The runs named in `without_performance`
-    leave that category out."""
+    leave that category out; `quiet_ms` shortens Lighthouse's waits for a page to go quiet (its
+    --quiet-ms)."""
     skip = [f"--no-performance={','.join(without_performance)}"] if without_performance else []
+    if quiet_ms is not None:
+        skip.append(f"--quiet-ms={quiet_ms}")
     return subprocess.run(
         ["node", str(LIGHTHOUSE_RUNS), *skip, str(out), *[f"{name}={url}" for name, url in runs.items()]],
         env=dict(os.environ, CHROME_PATH=chrome),
