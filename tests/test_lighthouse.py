@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.qualitykit import lighthouse, serve_pages
+from tests.qualitykit import LIGHTHOUSE_QUIET_MS, lighthouse, serve_pages
 from tests.sitekit import ARTIFACTS, BROWSER
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
@@ -72,12 +72,6 @@ leave the performance category out (no trace, no simulation): 2.4 s less each, m
 practices and SEO are held to 100 as every page's."""
 
 
-QUIET_MS = 250
-"""Lighthouse's waits for a page to go quiet, in ms (scripts/lighthouse_runs.mjs --quiet-ms): its
-default 1,000 ms each is idle wall-clock time in all twelve runs; at 250 ms the seed's pages recorded
-the same requests and scored within the default's spread. The benchmark keeps the defaults."""
-
-
 def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict]:
     """Run Lighthouse on the pages `names` (RUNS), one after another in one chromium
     (scripts/lighthouse_runs.mjs); their reports, saved as tests/artifacts/lighthouse-NAME[SUFFIX].json."""
@@ -86,7 +80,7 @@ def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict
         {f"{name}{suffix}": base + RUNS[name] for name in names},
         chrome=BROWSER,
         without_performance=[f"{name}{suffix}" for name in names if name not in PERFORMANCE_RUNS],
-        quiet_ms=QUIET_MS,
+        quiet_ms=LIGHTHOUSE_QUIET_MS,
     )
     assert proc.returncode == 0, f"lighthouse failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return {
@@ -128,7 +122,7 @@ def _failing(report: dict, category: str) -> list[str]:
 def test_lighthouse_scores_100(reports: dict[str, dict], name: str, category: str) -> None:
     report = reports[name]
     assert report["configSettings"]["formFactor"] == "mobile"
-    assert report["configSettings"]["cpuQuietThresholdMs"] == QUIET_MS
+    assert report["configSettings"]["cpuQuietThresholdMs"] == LIGHTHOUSE_QUIET_MS
     assert report["finalDisplayedUrl"].endswith(RUNS[name])
     score = report["categories"][category]["score"]
     assert score == 1, f"{name} {category}: {score}\n" + "\n".join(_failing(report, category))
