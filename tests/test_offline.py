@@ -355,6 +355,10 @@ def test_a_download_pauses_while_the_reader_searches(seed_site: Path, browser: o
         _wait_until(lambda: _worker_downloads(server.log))
         searched = time.monotonic()
         assert server.url + Q_SEARCHED in _search(page, SEARCH_TERM)
+        # Once the download has gone on after the pause, the rest need not crawl: it only has to end
+        # (the slow answers are there to make the pause visible; they kept this test ~5 s longer).
+        _wait_until(lambda: [t for t in _worker_downloads(server.log) if t > searched + 2.5], "the download goes on")
+        server.release()
         page.wait_for_function(
             "() => document.querySelector('.qa-offline-control__said').textContent.startsWith('下载完成')",
             timeout=WAIT_MS,
@@ -573,6 +577,7 @@ def test_screenshots_of_the_download_control(seed_site: Path, browser: object) -
             page.locator(".qa-offline-control__bar").wait_for()
             page.wait_for_function("() => document.querySelector('.qa-offline-control__bar').value > 0")
             _shoot_control(page, lang, "downloading")
+            server.release()  # the slow file was there to keep the download going for the picture
             page.locator(".qa-offline-control__said").wait_for(timeout=WAIT_MS)
             page.wait_for_function("() => !document.querySelector('.qa-offline-control__summary').hidden")
             _shoot_control(page, lang, "stored")
@@ -784,6 +789,8 @@ class _Server:
         """Seconds to wait before answering, by site path; `*`: every request of the worker's."""
         self.log: list[tuple[float, str, str]] = []
         """(monotonic time the request arrived, site path, Referer) of every request."""
+        self.released = threading.Event()
+        """Set by `release`: no answer waits any longer."""
         handler = functools.partial(_Handler, self)
         self._httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
@@ -791,6 +798,11 @@ class _Server:
     def path(self, url: str) -> str:
         """A site path as an absolute URL, or an absolute URL as a site path."""
         return url[len(self.url) :] if url.startswith(self.url) else self.url + url
+
+    def release(self) -> None:
+        """Answer every request at once from now on, those already waiting too."""
+        self.delay = {}
+        self.released.set()
 
     def __enter__(self) -> _Server:
         threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
@@ -811,7 +823,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         referer = self.headers.get("Referer", "")
         self.site.log.append((time.monotonic(), path, referer))
         worker = referer.endswith("/sw.js")
-        time.sleep(self.site.delay.get(path, self.site.delay.get("*", 0) if worker else 0))
+        self.site.released.wait(self.site.delay.get(path, self.site.delay.get("*", 0) if worker else 0))
         super().do_GET()
 
     def log_message(self, format: str, *args: object) -> None:
