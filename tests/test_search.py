@@ -324,8 +324,8 @@ _ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].ma
 def _axe(page: Any, selector: str) -> list[str]:
     """axe-core's violations within `selector`: id and the elements, once the page is still (settle:
     painted, transitions done, idle). Without it one run of many found the excerpts of four results
-    under 4.5:1 just after the closest terms were put above them; a result's link fades its background
-    for 0.25 s, and contrast read mid-fade is neither colour's."""
+    under 4.5:1 just after the closest terms were put above them; the likeliest reading is a contrast
+    read mid-transition (a result's link fades its background for 0.25 s), not reproduced since."""
     settle(page)
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(
