@@ -166,7 +166,7 @@ def test_the_review_keeps_exactly_the_cards_of_the_bank_and_tag_chosen(
         page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
         page.reload()
         counts = page.locator(".qa-review__counts")
-        page.wait_for_function("(el => !!el && el.textContent !== '')(document.querySelector('.qa-review__counts'))")
+        page.wait_for_selector(".qa-review__counts:not(:empty)", state="attached")  # added by the page's script
         assert counts.inner_text() == ui["counts"].format(due=6, fresh=0)
         cases = [
             ("net-basics", "", [q for q in due if q["bank"] == "net-basics"]),
@@ -254,7 +254,7 @@ def test_the_home_pages_due_count_and_start_button_are_on_a_phones_first_screen(
         store(page, "S.setSuspended(arg, true)", qs[8]["slug"])
         page.reload()
         line = page.locator(".qa-today__line")
-        page.wait_for_function("(el => !!el && el.textContent !== '')(document.querySelector('.qa-today__line'))")
+        page.wait_for_selector(".qa-today__line:not(:empty)", state="attached")  # added by the page's script
         due = page.evaluate(_COUNT_DUE_TODAY_JS)
         assert due == 2
         assert line.get_attribute("data-qa-due") == str(due)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -317,18 +318,14 @@ def test_progress_link_declined_or_damaged_changes_nothing(browser: Any, seed_ur
         assert snapshot(page)["cards"] == {}
         assert urlsplit(page.url).fragment == ""
         page.goto(link[:-40])  # cut off, as a chat app might
-        page.wait_for_function(
-            # null-safe: after a navigation the page's script adds the line (a TypeError ends the wait)
-            f"(el => !!el && el.textContent.includes({json.dumps(UI['zh']['bad'])}))(document.querySelector('.qa-move__status'))"
-        )
+        # the page's script adds the status line after the navigation: a locator waits for it to exist
+        page.locator(".qa-move__status", has_text=re.compile(re.escape(UI["zh"]["bad"]))).wait_for(state="attached")
         assert page.locator("[data-qa-merge]").count() == 0
         assert snapshot(page)["cards"] == {}
         # another site's progress (same origin, another path): refused without asking
         other = dict(doc({a["slug"]: {"hash": a["hash"], "log": [{"t": noon(1), "g": 3}]}}), site="/another-site/")
         page.goto(stats_url(seed_url, "zh") + "#progress=1." + encode_link(other))
-        page.wait_for_function(
-            "(el => !!el && el.textContent.includes('属于另一个网站'))(document.querySelector('.qa-move__status'))"
-        )
+        page.locator(".qa-move__status", has_text=re.compile("属于另一个网站")).wait_for(state="attached")
         assert page.locator("[data-qa-merge]").count() == 0
         assert snapshot(page)["cards"] == {}
 
@@ -647,9 +644,7 @@ def test_a_file_over_the_inline_limit_is_read_raw_and_a_foreign_file_is_left_alo
         api.write(path, "# my notes\n")
         puts = len(api.calls("PUT"))
         page.get_by_role("button", name="Sync now").click()
-        page.wait_for_function(
-            "(el => !!el && el.textContent.includes('not a progress file'))(document.querySelector('.qa-sync__error'))"
-        )
+        page.locator(".qa-sync__error", has_text=re.compile("not a progress file")).wait_for(state="attached")
         assert len(api.calls("PUT")) == puts
         assert api.files[path] == b"# my notes\n"
         assert set(snapshot(page)["cards"]) == {a["slug"], b["slug"]}
