@@ -1213,7 +1213,7 @@ def run_lighthouse(row: Row) -> None:
             for lang, prefix in (("zh", ""), ("en", "en/"))
             for kind in LIGHTHOUSE_PAGES
         }
-        proc = lighthouse(Path(out), {name: url for name, (_, url) in runs.items()}, quiet_ms=LIGHTHOUSE_QUIET_MS)
+        proc = lighthouse(Path(out), {name: url for name, (_, url) in runs.items()})
         for name, (key, url) in runs.items():
             report_file = Path(out) / f"lighthouse-{name}.json"
             if not report_file.exists():

@@ -25,18 +25,29 @@ LIGHTHOUSE_RUNS = ROOT / "scripts" / "lighthouse_runs.mjs"
 """Lighthouse on several pages in one chromium (tests/test_lighthouse.py, scripts/bench.py)."""
 
 
+LIGHTHOUSE_QUIET_MS = 250
+"""Lighthouse's four waits for a page to go quiet (after its first paint, its load, the network's and
+the main thread's last activity), in ms, in the test and the benchmark (scripts/lighthouse_runs.mjs
+--quiet-ms); Lighthouse's default is 1,000 ms each, wall-clock time a run spends idle. With simulated
+throttling the score is computed from what the load recorded, and the seed's pages all finish within
+the shorter waits: the bench's eight pages, three rounds alternating in Debian's chromium
+(2026-12-06), recorded the same requests in every run (12 or 13 a page) and the same median
+performance score on six pages, one point apart on two (one up, one down), in 32.8-37.2 s against
+44.9-49.5 s for the eight."""
+
+
 def lighthouse(
     out: Path,
     runs: dict[str, str],
     chrome: str = CHROMIUM,
     without_performance: Collection[str] = (),
-    quiet_ms: int | None = None,
+    quiet_ms: int | None = LIGHTHOUSE_QUIET_MS,
 ) -> subprocess.CompletedProcess[str]:
     """Lighthouse on each NAME: URL of `runs`, one after another in one `chrome` (Debian's chromium, as
     the bench measures it, or its headless shell, as the test does); the reports are
     out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs). The runs named in `without_performance`
     leave that category out; `quiet_ms` sets Lighthouse's waits for a page to go quiet (its
-    --quiet-ms; LIGHTHOUSE_QUIET_MS is what the test and the benchmark use)."""
+    --quiet-ms; None: Lighthouse's own 1,000 ms)."""
     skip = [f"--no-performance={','.join(without_performance)}"] if without_performance else []
     if quiet_ms is not None:
         skip.append(f"--quiet-ms={quiet_ms}")
@@ -49,16 +60,6 @@ def lighthouse(
         check=False,
     )
 
-
-LIGHTHOUSE_QUIET_MS = 250
-"""Lighthouse's four waits for a page to go quiet (after its first paint, its load, the network's and
-the main thread's last activity), in ms, in the test and the benchmark (scripts/lighthouse_runs.mjs
---quiet-ms); Lighthouse's default is 1,000 ms each, wall-clock time a run spends idle. With simulated
-throttling the score is computed from what the load recorded, and the seed's pages all finish within
-the shorter waits: the bench's eight pages, three rounds alternating in Debian's chromium
-(2026-12-06), recorded the same requests in every run (12 or 13 a page) and the same median
-performance score on six pages, one point apart on two (one up, one down), in 32.8-37.2 s against
-44.9-49.5 s for the eight."""
 
 LINKCHECKER = ROOT / ".venv" / "bin" / "linkchecker"
 PAGES_PREFIX = "/ai-infra/"

@@ -80,7 +80,6 @@ def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict
         {f"{name}{suffix}": base + RUNS[name] for name in names},
         chrome=BROWSER,
         without_performance=[f"{name}{suffix}" for name in names if name not in PERFORMANCE_RUNS],
-        quiet_ms=LIGHTHOUSE_QUIET_MS,
     )
     assert proc.returncode == 0, f"lighthouse failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return {

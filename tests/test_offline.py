@@ -801,7 +801,6 @@ class _Server:
 
     def release(self) -> None:
         """Answer every request at once from now on, those already waiting too."""
-        self.delay = {}
         self.released.set()
 
     def __enter__(self) -> _Server:
