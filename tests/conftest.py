@@ -117,8 +117,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # Test files by their time in `make test` (junit times of a run on this 2-core machine, 2026-12-02),
 # slowest first: each xdist worker takes the next file when it is done (`--dist loadfile
 # --no-loadscope-reorder`: without the second flag xdist orders files by their number of tests,
-# which put the one-test, minute-long search evaluation last). list.sort is stable, so the order
-# within a file stays; a file not listed runs after these, and a stale entry costs only balance.
+# which put the one-test, minute-long search evaluation last). Files that mostly wait (test_i18n's
+# pages until the network is idle, test_serve's servers until a rebuild is served) run mid-way,
+# beside a busy file, not at the end, where the other worker has nothing left to run (a run on
+# 2026-12-06 ended with test_serve alone, the machine half idle for its last 20 s). list.sort is
+# stable, so the order within a file stays; a file not listed runs after these, and a stale entry
+# costs only balance.
 _LONG_FIRST = {
     name + ".py": rank
     for rank, name in enumerate(
@@ -132,12 +136,15 @@ _LONG_FIRST = {
             "test_takeaway_browser",
             "test_quality",
             "test_search",
+            "test_i18n",
             "test_fuzz",
             "test_search_eval",
+            "test_serve",
             "test_study",
             "test_errors",
             "test_review_flows",
             "test_a11y",
+            "test_cache",
             "test_locked_builds",
             "test_injection",
         )

@@ -8,10 +8,12 @@ import http.server
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -547,3 +549,25 @@ def _convert_all(value: Any, config: str) -> Any:
     if isinstance(value, dict):
         return {_convert_all(k, config): _convert_all(v, config) for k, v in value.items()}
     return value
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, error: Callable[[str], BaseException] = TimeoutError) -> Iterator[None]:
+    """Raise `error` in the block if it runs longer than `seconds` (a hang), instead of blocking the run.
+
+    The same SIGALRM timer is pytest-timeout's (pyproject.toml `timeout`): it is put back afterwards
+    with the time it had left, so the test as a whole stays under that limit as well."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise error(f"blocked for more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    outer, _interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer:  # at least a moment: 0 would switch the outer limit off
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))

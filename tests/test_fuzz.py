@@ -14,13 +14,10 @@ from __future__ import annotations
 import html
 import json
 import re
-import signal
 import subprocess
 import sys
 import tempfile
 import tracemalloc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,7 +27,7 @@ from hypothesis import strategies as st
 from studysite.build import generate
 from studysite.errors import BuildError, Problems
 from studysite.sources.parse import parse_text
-from tests.sitekit import ROOT, SEED
+from tests.sitekit import ROOT, SEED, time_limit
 
 SEED_ZH = (SEED / "ai-infra-3.txt").read_text(encoding="utf-8")
 SEED_EN = (SEED / "ai-infra-3.en.txt").read_text(encoding="utf-8")
@@ -100,22 +97,6 @@ BENIGN = [
 ]
 """Odd characters a bank may hold and still build."""
 LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Fail a case that runs too long (a hang) instead of blocking the test run."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"case ran longer than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @st.composite

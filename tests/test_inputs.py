@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from studysite.build import load_sources
 from studysite.errors import Problems
 from studysite.sources.parse import parse_bank
 from studysite.sources.yamlfile import load_yaml
-from tests.sitekit import ROOT, copy_banks
+from tests.sitekit import ROOT, copy_banks, time_limit
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"
 
@@ -140,9 +137,9 @@ def test_reads_refuse_fifos_and_devices_without_blocking(tmp_path: Path) -> None
     os.mkfifo(fifo)
     for path in (fifo, Path("/dev/null")):
         problems = Problems()
-        with _hang_limit(5):  # a blocking open of the FIFO would end here with Hang
+        with time_limit(5, Hang):  # a blocking open of the FIFO would end here with Hang
             assert parse_bank(path, "late", "zh", problems) is None
-        with _hang_limit(5):
+        with time_limit(5, Hang):
             assert load_yaml(path, problems) is None
         assert [p.message for p in problems.errors] == [
             "cannot read file: not a regular file (a FIFO, device, socket or folder)"
@@ -151,17 +148,3 @@ def test_reads_refuse_fifos_and_devices_without_blocking(tmp_path: Path) -> None
 
 class Hang(BaseException):
     """Not an OSError (as TimeoutError is), so no reader's `except OSError` can swallow it."""
-
-
-@contextlib.contextmanager
-def _hang_limit(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise Hang(f"blocked for more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
