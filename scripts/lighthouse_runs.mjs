@@ -90,6 +90,17 @@ function option(name) {
 }
 const withoutPerformance = new Set(option("no-performance")?.split(",") ?? []);
 const quietMs = option("quiet-ms");
+const scoredOnly = option("scored-only") === "yes";
+/** --scored-only=yes: leave out every audit of weight 0 in the categories run (each category's
+ * score is the weighted mean of the others, so no score moves): the performance category's
+ * diagnostics and opportunities (unused JavaScript and CSS, long tasks, the treemap from our source
+ * maps, ...), whose gatherers cost each run time. The test asks only for the scores; the benchmark
+ * reads diagnostics (the metrics, the main thread's tasks) and keeps them. */
+const UNSCORED = scoredOnly
+  ? Object.entries(defaultConfig.categories)
+      .filter(([category]) => category !== "accessibility") // one axe run gives all of its audits
+      .flatMap(([, { auditRefs }]) => auditRefs.filter((ref) => ref.weight === 0).map((ref) => ref.id))
+  : [];
 /** --quiet-ms=N: Lighthouse's four waits after a page's first paint, its load, the network's and the
  * main thread's last activity (1,000 ms each by default) set to N ms: wall-clock time a run spends
  * idle. The test and the benchmark use 250 (tests/qualitykit.py LIGHTHOUSE_QUIET_MS says what that
@@ -106,7 +117,7 @@ const waits =
 const [out, ...runs] = args;
 if (!out || !runs.length || runs.some((r) => r.indexOf("=") < 1) || Object.values(waits).some((v) => !(v >= 0))) {
   console.error(
-    "usage: node scripts/lighthouse_runs.mjs [--no-performance=NAME,...] [--quiet-ms=N] OUT_DIR NAME=URL [NAME=URL ...]",
+    "usage: node scripts/lighthouse_runs.mjs [--no-performance=NAME,...] [--quiet-ms=N] [--scored-only=yes] OUT_DIR NAME=URL [NAME=URL ...]",
   );
   process.exit(2);
 }
@@ -136,7 +147,7 @@ try {
         onlyCategories: performance ? CATEGORIES : CATEGORIES.filter((c) => c !== "performance"),
         formFactor: "mobile",
         disableFullPageScreenshot: true,
-        skipAudits: SKIPPED_AUDITS,
+        skipAudits: [...SKIPPED_AUDITS, ...UNSCORED],
         throttling: { cpuSlowdownMultiplier: calibration ? calibration.cpuSlowdownMultiplier : 1 },
         ...waits,
       });

@@ -42,15 +42,19 @@ def lighthouse(
     chrome: str = CHROMIUM,
     without_performance: Collection[str] = (),
     quiet_ms: int | None = LIGHTHOUSE_QUIET_MS,
+    scored_only: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Lighthouse on each NAME: URL of `runs`, one after another in one `chrome` (Debian's chromium, as
     the bench measures it, or its headless shell, as the test does); the reports are
     out/lighthouse-NAME.json (scripts/lighthouse_runs.mjs). The runs named in `without_performance`
     leave that category out; `quiet_ms` sets Lighthouse's waits for a page to go quiet (its
-    --quiet-ms; None: Lighthouse's own 1,000 ms)."""
+    --quiet-ms; None: Lighthouse's own 1,000 ms). `scored_only` leaves out the audits of weight 0
+    outside accessibility (its --scored-only: no category score moves; the benchmark reads some)."""
     skip = [f"--no-performance={','.join(without_performance)}"] if without_performance else []
     if quiet_ms is not None:
         skip.append(f"--quiet-ms={quiet_ms}")
+    if scored_only:
+        skip.append("--scored-only=yes")
     return subprocess.run(
         ["node", str(LIGHTHOUSE_RUNS), *skip, str(out), *[f"{name}={url}" for name, url in runs.items()]],
         env=dict(os.environ, CHROME_PATH=chrome),
