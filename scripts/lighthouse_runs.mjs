@@ -91,8 +91,8 @@ function option(name) {
 const withoutPerformance = new Set(option("no-performance")?.split(",") ?? []);
 const quietMs = option("quiet-ms");
 const scoredOnly = option("scored-only") === "yes";
-/** --scored-only=yes: leave out every audit of weight 0 in the categories run (each category's
- * score is the weighted mean of the others, so no score moves): the performance category's
+/** --scored-only=yes: leave out every audit of weight 0 in Lighthouse's categories but accessibility
+ * (a category's score is the weighted mean of its audits, so no score moves): the performance category's
  * diagnostics and opportunities (unused JavaScript and CSS, long tasks, the treemap from our source
  * maps, ...), whose gatherers cost each run time. The test asks only for the scores; the benchmark
  * reads diagnostics (the metrics, the main thread's tasks) and keeps them. */
