@@ -103,7 +103,9 @@ class _Entry:
     label: str
     """What a source map names the entry file by, if esbuild lists it (`studysite/bundles.yml#LABEL`)."""
     lang: str | None = None
-    """The language whose strings (STRINGS_DATA in `folder`) a script bundle starts with."""
+    """The language whose strings a script bundle starts with (`strings`, written as STRINGS_DATA in `folder`)."""
+    strings: str = ""
+    """Those strings as JSON (i18n.Catalogues.script_strings)."""
     alone: bool = False
     """A file published under its own name (bundles.yml `alone`): its map says which file it maps."""
 
@@ -119,10 +121,11 @@ def write_bundles(targets: list[Target], bundles: list[Bundle] | None = None) ->
     bundles = bundles if bundles is not None else load_bundles()
     alone = load_alone()
     scripts = page_scripts()
-    members = {name for bundle in bundles for name in bundle.js + bundle.css} - set(alone)
+    bundled = {name for bundle in bundles for name in bundle.js + bundle.css}
+    members = bundled - set(alone)
     with tempfile.TemporaryDirectory(prefix="studysite-bundles-") as tmp:
         work = Path(tmp)
-        for name in {name for bundle in bundles for name in bundle.js + bundle.css} | set(alone):
+        for name in bundled | set(alone):
             shutil.copyfile(SOURCES / name, work / name)  # the map's paths are then short and the same everywhere
         # the same in every language: stylesheets and the `alone` files
         shared = [_Entry("shared", f"{b.kind}.min.css", b.css, b.kind) for b in bundles if b.css]
@@ -132,11 +135,9 @@ def write_bundles(targets: list[Target], bundles: list[Bundle] | None = None) ->
             entries = []
             for bundle in bundles:
                 if bundle.js:  # a folder of its own: the strings of the language for that kind of page
-                    folder = f"language-{number}-{bundle.kind}"
                     data = catalogues().script_strings(language.lang, language.root, scripts[bundle.kind])
-                    (work / folder).mkdir()
-                    (work / folder / STRINGS_DATA).write_text(f"window.qaStringsData = {data};\n", encoding="utf-8")
-                    entries.append(_Entry(folder, f"{bundle.kind}.min.js", bundle.js, bundle.kind, language.lang))
+                    folder = f"language-{number}-{bundle.kind}"
+                    entries.append(_Entry(folder, f"{bundle.kind}.min.js", bundle.js, bundle.kind, language.lang, data))
             own.append(entries)
         _esbuild(work, [*shared, *(entry for entries in own for entry in entries)])
         names = [made for entry in shared for made in (entry.name, f"{entry.name}.map")]
@@ -158,11 +159,15 @@ def _esbuild(work: Path, entries: list[_Entry]) -> None:
     """esbuild's bundle of every entry, into work/out/FOLDER/NAME (each with NAME.map); the maps name
     their sources by their path in this repository."""
     for entry in entries:
+        folder = work / entry.folder
+        folder.mkdir(exist_ok=True)
+        first = []
+        if entry.lang is not None:
+            (folder / STRINGS_DATA).write_text(f"window.qaStringsData = {entry.strings};\n", encoding="utf-8")
+            first = [f'import "./{STRINGS_DATA}";\n']
         ext = entry.name.rsplit(".", 1)[1]
-        first = [f'import "./{STRINGS_DATA}";\n'] if entry.lang is not None else []
         lines = first + [f'import "../{name}";\n' if ext == "js" else f'@import "../{name}";\n' for name in entry.files]
-        (work / entry.folder / entry.name).parent.mkdir(exist_ok=True)
-        (work / entry.folder / entry.name).write_text("".join(lines), encoding="utf-8")
+        (folder / entry.name).write_text("".join(lines), encoding="utf-8")
     args = [str(ESBUILD), *(f"{e.folder}/{e.name}" for e in entries), "--bundle", "--minify", "--sourcemap"]
     args += ["--charset=utf8", "--log-level=warning", "--outdir=out", "--outbase=.", "--entry-names=[dir]/[name]"]
     args += ["--format=iife", "--target=es2019"]  # for the scripts (a stylesheet has no format, no ES target)
@@ -171,21 +176,22 @@ def _esbuild(work: Path, entries: list[_Entry]) -> None:
     )
     if proc.returncode != 0:
         raise SiteError(f"esbuild failed for the front-end bundles (files of overrides/assets/qa/):\n{proc.stderr}")
+    root = work.resolve()
     for entry in entries:
         source_map = work / "out" / entry.folder / f"{entry.name}.map"
         data = json.loads(source_map.read_text(encoding="utf-8"))
-        data["sources"] = [_source_name(work, entry, (source_map.parent / s).resolve()) for s in data["sources"]]
+        data["sources"] = [_source_name(root, entry, (source_map.parent / s).resolve()) for s in data["sources"]]
         if entry.alone:
             data["file"] = entry.name
         source_map.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def _source_name(work: Path, entry: _Entry, path: Path) -> str:
-    """What a map calls one of an entry's sources: its file in overrides/assets/qa/, the catalogue of the
-    language whose strings it is, or the bundle's line in bundles.yml (the entry file itself)."""
-    resolved = work.resolve()
-    if path.parent == resolved and path.name in entry.files:
+def _source_name(root: Path, entry: _Entry, path: Path) -> str:
+    """What a map calls one of an entry's sources (`path`, resolved, in the work folder `root`): its file in
+    overrides/assets/qa/, the catalogue of the language whose strings it is, or the bundle's line in
+    bundles.yml (the entry file itself)."""
+    if path.parent == root and path.name in entry.files:
         return f"overrides/assets/qa/{path.name}"
-    if entry.lang is not None and path == resolved / entry.folder / STRINGS_DATA:
+    if entry.lang is not None and path == root / entry.folder / STRINGS_DATA:
         return f"studysite/strings/{entry.lang}.yml"
     return f"studysite/bundles.yml#{entry.label}"
