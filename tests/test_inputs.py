@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -144,6 +145,20 @@ def test_reads_refuse_fifos_and_devices_without_blocking(tmp_path: Path) -> None
         assert [p.message for p in problems.errors] == [
             "cannot read file: not a regular file (a FIFO, device, socket or folder)"
         ] * 2, problems.errors
+
+
+def test_a_time_limit_ends_a_hang_and_gives_the_outer_limit_back() -> None:
+    """tests/sitekit.time_limit, which the tests above rely on: it ends a block that blocks, and when it
+    ends, the limit around it (pytest-timeout's for the whole test, here another time_limit) runs on
+    with the time it had left, instead of being switched off."""
+    with time_limit(60, Hang):
+        before = signal.getitimer(signal.ITIMER_REAL)[0]
+        handler = signal.getsignal(signal.SIGALRM)
+        with pytest.raises(Hang, match=r"more than 0\.05 s"), time_limit(0.05, Hang):
+            signal.pause()  # blocks until a signal comes: here, the inner limit's
+        after = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 0 < after <= before <= 60
+        assert signal.getsignal(signal.SIGALRM) is handler
 
 
 class Hang(BaseException):
