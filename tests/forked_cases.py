@@ -103,3 +103,32 @@ def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(
     assert len(forks) == CHILDREN  # the English pages failed in a child, and the error reached this process
     assert _tree(docs) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.lock", "banks", "docs"]  # no half-written tree
+
+
+def test_forked_language_builds_write_the_same_site_as_child_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make site`'s steps (studysite/site/driver.py): every language's MkDocs build in a forked child
+    (parallel.Program) writes, byte for byte, the site that a new Python process each writes."""
+    from studysite.site import driver, settings
+    from tests.sitekit import prepare_work
+
+    banks = copy_banks(tmp_path / "banks")
+    env = settings.build_env(prepare_work(banks, tmp_path / "work"), banks)
+    monkeypatch.setenv(settings.BANKS_ENV, str(banks))
+    programs: list[object] = []
+
+    class Counted(parallel.Program):
+        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*args, **kwargs)
+            programs.append(self)
+
+    monkeypatch.setattr(parallel, "Program", Counted)
+    driver.build(tmp_path / "work" / "mkdocs.yml", tmp_path / "forked", env, strict=False)
+    assert len(programs) == len(LANGS), "every language's build is a forked program"
+    monkeypatch.setenv(parallel.SERIAL_ENV, "1")
+    driver.build(tmp_path / "work" / "mkdocs.yml", tmp_path / "started", env, strict=False)
+    assert len(programs) == len(LANGS), "with STUDYSITE_SERIAL=1, new processes"
+    forked = _tree(tmp_path / "forked")
+    assert forked == _tree(tmp_path / "started")
+    assert any(name.startswith("en/") for name in forked) and "index.html" in forked

@@ -26,7 +26,7 @@ def test_forked_generation_in_a_fresh_process() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"^3 passed", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^4 passed", proc.stdout, re.M), proc.stdout
 
 
 def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
@@ -134,3 +134,80 @@ def test_a_generation_runs_without_garbage_collection_and_turns_it_back_on(
         assert seen == [False, False] and not gc.isenabled()  # off before: left off
     finally:
         gc.enable()
+
+
+def _program(main, tmp_path: Path, env: dict[str, str] | None = None) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """Run `main` as a parallel.Program; its exit status and what it printed."""
+    with open(tmp_path / "out", "w+b") as out:
+        status = parallel.Program(main, output=out.fileno(), env=env).wait()
+        out.seek(0)
+        return status, out.read().decode("utf-8")
+
+
+def test_a_program_prints_to_its_file_and_returns_its_status(tmp_path: Path) -> None:
+    import sys
+
+    def main() -> int:
+        print("on stdout")
+        print("on stderr", file=sys.stderr)
+        os.write(1, b"from the file descriptor\n")  # a child process of its own would write here too
+        return 3
+
+    status, printed = _program(main, tmp_path)
+    assert status == 3
+    assert sorted(printed.splitlines()) == ["from the file descriptor", "on stderr", "on stdout"]
+
+
+def test_a_program_that_raises_prints_the_traceback_and_fails(tmp_path: Path) -> None:
+    def main() -> int:
+        raise OSError(28, "No space left on device", "site/x.html")
+
+    status, printed = _program(main, tmp_path)
+    assert status == 1
+    assert printed.startswith("Traceback (most recent call last):")
+    # the last line, as a Python program's (site_finish._os_failure reads it)
+    assert printed.splitlines()[-1] == "OSError: [Errno 28] No space left on device: 'site/x.html'"
+    assert _program(lambda: exit(5), tmp_path)[0] == 5
+
+
+def test_a_program_has_its_own_environment_and_a_new_processs_logging(tmp_path: Path) -> None:
+    """What this process logs to stays here: the parent's handlers (MkDocs' own, a build's warning
+    counter) are not the program's, which starts as a new interpreter would."""
+    import logging
+
+    records: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record.getMessage())
+
+    logger = logging.getLogger("mkdocs.test-parallel")
+    keep = Keep()
+    logger.addHandler(keep)
+    logger.propagate = False
+    try:
+
+        def main() -> int:
+            logger.warning("from the program")  # no handler: Python's last resort prints it on stderr
+            print(os.environ.get("ONLY"), "PATH" in os.environ)
+            return len(logging.getLogger("mkdocs.test-parallel").handlers)
+
+        status, printed = _program(main, tmp_path, env={"ONLY": "this"})
+    finally:
+        logger.removeHandler(keep)
+        logger.propagate = True
+    assert status == 0
+    assert printed.splitlines() == ["from the program", "this False"]
+    assert records == []
+
+
+def test_a_program_is_killed_and_polled_as_a_process(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    with open(tmp_path / "out", "w+b") as out:
+        program = parallel.Program(lambda: time.sleep(60) or 0, output=out.fileno())
+        assert program.poll() is None
+        program.kill()
+        assert program.wait() == -signal.SIGKILL
+        assert program.poll() == -signal.SIGKILL

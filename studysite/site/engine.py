@@ -39,6 +39,12 @@ class SiteEngine(Protocol):
         when the site is written, its log on stdout/stderr in the format above."""
         ...
 
+    def child_build(self, config_file: Path, site_dir: Path, *, site_url: str, strict: bool) -> int:
+        """What `build_command`'s child process does, done in this process (a forked child of the
+        build, parallel.Program, which sends stdout and stderr where the child's would go): the build,
+        its log in the format above on stderr; returns the exit status."""
+        ...
+
     def settings(self, config_file: Path, site_dir: Path, *, strict: bool) -> SiteSettings:
         """The main config, loaded; raises SiteError naming FILE:LINE of each problem in it."""
         ...

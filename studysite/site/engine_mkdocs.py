@@ -34,6 +34,21 @@ class MkDocsEngine:
         code = "import sys, studysite.site.engine_mkdocs as e; e._child(sys.argv[1:])"
         return [sys.executable, "-c", code, str(config_file), str(site_dir), site_url, "1" if strict else ""]
 
+    def child_build(self, config_file: Path, site_dir: Path, *, site_url: str, strict: bool) -> int:
+        # MkDocs' own logging format, on stderr
+        from mkdocs.exceptions import MkDocsException
+
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        logging.getLogger("mkdocs").addHandler(handler)
+        logging.getLogger("mkdocs").setLevel(logging.WARNING)
+        try:
+            self.build(config_file, site_dir, site_url=site_url, strict=strict, dirty=False)
+        except MkDocsException as exc:
+            print(f"ERROR   -  {exc}", file=sys.stderr)
+            return 1
+        return 0
+
     def settings(self, config_file: Path, site_dir: Path, *, strict: bool) -> SiteSettings:
         from mkdocs.config import load_config
         from mkdocs.exceptions import ConfigurationError
@@ -68,16 +83,8 @@ class MkDocsEngine:
 
 
 def _child(argv: list[str]) -> None:
-    """Entry point of `build_command`'s child process: MkDocs' own logging format, on stderr."""
-    from mkdocs.exceptions import MkDocsException
-
+    """Entry point of `build_command`'s child process."""
     conf_file, site_dir, site_url, strict = argv
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter(LOG_FORMAT))
-    logging.getLogger("mkdocs").addHandler(handler)
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    try:
-        MkDocsEngine().build(Path(conf_file), Path(site_dir), site_url=site_url, strict=bool(strict), dirty=False)
-    except MkDocsException as exc:
-        print(f"ERROR   -  {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+    raise SystemExit(
+        MkDocsEngine().child_build(Path(conf_file), Path(site_dir), site_url=site_url, strict=bool(strict))
+    )
