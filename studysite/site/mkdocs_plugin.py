@@ -97,8 +97,6 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
                     site_finish.step("docs/ generated from the banks")
                     session.inputs = inputs
                 session.banks, session.built_from = banks, session.inputs
-            if serving and session.watcher is None:
-                session.watcher = watch_banks(banks, docs_root, session)
         config.nav = _read_nav(docs_root / ".nav.json")
         tag_order.install(config, docs_root)  # chips in taxonomy order, linked to their tag's page
         # finish_site writes the sitemap of both languages with their hreflang links: MkDocs' own would
@@ -151,6 +149,10 @@ class StudySitePlugin(BasePlugin[StudySiteConfig]):
         if _leads(config) and not rebuild:
             site_finish.step("MkDocs renders the main language's pages, a child process each other language's")
             session.others = site_finish.LanguageBuilds(config, languages.extra)
+        # `mkdocs serve`'s bank watcher starts once the first build's other languages have: its thread
+        # would have made them new processes instead of forks (parallel.can_fork), ~0.5 s more to start.
+        if session.command == "serve" and session.watcher is None and session.banks is not None and _leads(config):
+            session.watcher = watch_banks(session.banks, Path(config.docs_dir), session)
 
     def on_pre_page(self, page: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
         kept = self.page_caches.get(id(config))

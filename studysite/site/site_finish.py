@@ -114,9 +114,9 @@ class LanguageBuild:
         self.done = False
         site_engine = engine.current()
         # The child dies with this process: a killed build must not leave it writing into a folder
-        # the next build cleans up. Forked where that is safe (no other threads: not under `mkdocs
-        # serve`): it starts with this process's interpreter, imports and memory, where a new one
-        # spends ~0.3 s of CPU starting, importing and reading before it builds.
+        # the next build cleans up. Forked where that is safe (no other threads: not in `mkdocs serve`'s
+        # rebuilds, beside its server): it starts with this process's interpreter, imports and memory,
+        # where a new one spends ~0.3 s of CPU starting, importing and reading before it builds.
         self.proc: subprocess.Popen[bytes] | parallel.Program
         if parallel.can_fork():
             main = functools.partial(site_engine.child_build, conf_file, self.scratch, site_url=site_url, strict=strict)
