@@ -60,6 +60,20 @@ def test_builds_are_dated_from_the_last_commit_and_locked_in_ci(tmp_path: Path) 
     assert source_epoch(tmp_path, {}) == ""  # not a checkout: the files' times, as before
 
 
+def test_dating_a_build_leaves_the_repositorys_index_alone(tmp_path: Path) -> None:
+    """Every build (each `make serve` rebuild too) asks git whether the banks are committed. A plain
+    `git status` refreshes the index when the files' times moved, and takes .git/index.lock to write
+    it: a maintainer's own `git commit` at that moment failed with "index.lock': File exists". Ours
+    reads without that optional lock (`git --no-optional-locks`), so the index stays as it was."""
+    repo = repository(tmp_path / "repo")
+    for path in (repo / "banks").iterdir():
+        os.utime(path, (1_000_000_000, 1_000_000_000))  # the index's times are stale: status would refresh it
+    index = repo / ".git" / "index"
+    before = (index.stat().st_ino, index.stat().st_mtime_ns, index.read_bytes())
+    assert source_epoch(repo / "banks", {}) == git("log", "-1", "--format=%ct", cwd=repo)
+    assert (index.stat().st_ino, index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
 def test_a_ci_build_with_a_stale_lock_fails_with_the_message_and_changes_nothing(tmp_path: Path) -> None:
     banks = copy_banks(tmp_path / "banks")
     env = prepare_work(banks, tmp_path)

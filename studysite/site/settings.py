@@ -84,11 +84,15 @@ def in_ci(env: os._Environ[str] | dict[str, str]) -> bool:
 
 
 def _git(folder: Path, *args: str) -> str | None:
-    """git's output in `folder`, None when it fails (no git, not a checkout)."""
+    """git's output in `folder`, None when it fails (no git, not a checkout). Without git's optional
+    locks: a `git status` here would otherwise rewrite the index, holding .git/index.lock, whenever
+    the files' times moved, and a maintainer's own git command at that moment (beside `make serve`,
+    which dates every rebuild) would fail on the lock."""
     if not folder.is_dir():
         return None
     try:
-        proc = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=False)
+        cmd = ["git", "--no-optional-locks", "-C", str(folder), *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except OSError:
         return None
     return proc.stdout if proc.returncode == 0 else None
