@@ -11,4 +11,4 @@ from studysite.cli import exit_now, main
 ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
-    exit_now(main(sys.argv[1:], default_banks=ROOT / "banks", default_docs=ROOT / "docs"))
+    exit_now(main(sys.argv[1:], default_banks=ROOT / "banks", default_docs=ROOT / "docs", exits_after=True))

@@ -38,7 +38,15 @@ from .sources import notes, translations
 from .sources.glossary import load_glossary, warn_unused
 from .sources.inputs import read_regular, scan_banks
 from .sources.parse import parse_bank
-from .write import FileState, PendingFile, build_lock, staged_tree, write_tree_in_place
+from .write import (
+    FileState,
+    PendingFile,
+    build_lock,
+    removals_can_be_handed_over,
+    staged_tree,
+    wait_for_removals,
+    write_tree_in_place,
+)
 
 DOCS_GITIGNORE = "# Generated from banks/ by scripts/build_pages.py; edit the banks, not these files.\n*\n!.gitignore\n"
 TAXONOMY = "taxonomy.yml"
@@ -142,6 +150,7 @@ def generate(
     repo_url: str = "",
     site_url: str = "",
     use_cache: bool = True,
+    record_in_background: bool = False,
 ) -> Result:
     """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input.
 
@@ -152,6 +161,8 @@ def generate(
     synced) beside the old one before docs/ is swapped, and renamed over it right after.
     `use_cache`: take parsed banks, enrichment and pages from the cache beside docs/ where their
     inputs are unchanged (studysite/cache.py; the output is the same without it).
+    `record_in_background`: for a process that exits once this returns (scripts/build_pages.py): the
+    cache's record of this generation is written by a child that goes on after it, under the lock.
     """
     laps = _Laps()
     catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
@@ -162,7 +173,7 @@ def generate(
     state = cache.banks_state(banks_dir) if memo.enabled else None
     key = cache.generation_key(state, *options) if state is not None else None
     if key is not None:
-        with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
+        with build_lock(docs_dir):
             last = cache.unchanged(docs_dir, key)
         laps.lap("check")
         if last is not None:
@@ -201,7 +212,7 @@ def generate(
     problems.raise_if_any()
     result = Result(site, {}, lock_text, [str(w) for w in problems.warnings], sources=sources, url_changes=changes)
     laps.lap("model")
-    with build_lock(docs_dir.parent / f".{docs_dir.name}.lock"):
+    with build_lock(docs_dir) as lock:
         cached = docs_dir if memo.enabled else None
         if cached is not None:
             cache.remove_stale(cache.folder_for(docs_dir))
@@ -244,18 +255,20 @@ def generate(
                 p.discard()
         memo.save()
         laps.lap("pages")
-        # Remembered under the banks folder as it is now: with the locks this generation wrote (an answer's
-        # edit changes its fingerprint in slugs.lock), every other file as this generation read it. Not
-        # when a bank changed while this one read it; a lock put back as it was is then written again.
-        now = cache.banks_state(banks_dir) if state is not None else None
-        if state is not None and now == {**state, **{n: cache.file_digest(d) for n, d in written.items()}}:
+
+        def record() -> None:
+            # Remembered under the banks folder as it is now: with the locks this generation wrote (an
+            # answer's edit changes its fingerprint in slugs.lock), every other file as this generation
+            # read it. Not when a bank changed while this one read it; a lock put back as it was is then
+            # written again.
+            now = cache.banks_state(banks_dir) if state is not None else None
+            if state is None or now != {**state, **{n: cache.file_digest(d) for n, d in written.items()}}:
+                return
             # Each bank's questions in every language apart: after an edit most are those of the last record.
             groups = [tuple(site.entries[s].text[lang] for s in bank.slugs for lang in LANGS) for bank in site.banks]
             # What each group is: its questions' digests (a new process takes the unchanged ones' pickles
             # from the last record: 0.47 s of pickling at 5,000 questions).
             group_keys = [cache.key("group", *map(known.of, group)) for group in groups]
-            if left is not None and len(left) != len(result.files):
-                left = None  # a file the writer could not read back: the record reads docs/ itself
             cache.remember(
                 docs_dir,
                 cache.generation_key(now, *options),
@@ -266,9 +279,23 @@ def generate(
                 sorted(result.files),
                 keys,
                 groups,
-                left,
+                None if left is not None and len(left) != len(result.files) else left,  # None: docs/ read
                 group_keys,
             )
+
+        def record_then_removals() -> None:  # what the lock's holder owes before it is released
+            try:
+                record()
+            finally:
+                wait_for_removals()
+
+        # In a process about to exit (scripts/build_pages.py), a forked child writes the record, and waits
+        # for the old docs tree's deletion, after this one has returned, holding the lock until then:
+        # docs/ and the locks are complete now, and the next generation waits for the record.
+        if record_in_background and removals_can_be_handed_over() and parallel.detach(record_then_removals):
+            lock.hand_over()
+        else:
+            record()
     laps.lap("record")
     result.timings = laps.times
     return result

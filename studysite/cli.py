@@ -12,7 +12,10 @@ from .build import generate
 from .errors import BuildError, os_error
 
 
-def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
+def main(argv: list[str], default_banks: Path, default_docs: Path, *, exits_after: bool = False) -> int:
+    """scripts/build_pages.py's command line; the exit status. `exits_after`: the process exits as soon
+    as this returns (`exit_now`), so the cache's record is written after it, by a child of its own
+    (generate's `record_in_background`)."""
     parser = argparse.ArgumentParser(prog="build_pages.py", description=__doc__)
     parser.add_argument("--banks", type=Path, default=default_banks, help="folder of bank files (default: banks/)")
     parser.add_argument("--out", type=Path, default=default_docs, help="output folder (default: docs/)")
@@ -24,7 +27,12 @@ def main(argv: list[str], default_banks: Path, default_docs: Path) -> int:
     args = parser.parse_args(argv)
     try:
         result = generate(
-            args.banks, args.out, strict=args.strict, update_lock=not args.no_lock_update, locked=args.locked
+            args.banks,
+            args.out,
+            strict=args.strict,
+            update_lock=not args.no_lock_update,
+            locked=args.locked,
+            record_in_background=exits_after,
         )
     except BuildError as exc:
         for problem in exc.problems:

@@ -180,6 +180,38 @@ class Program:
                 os.kill(self.pid, signal.SIGKILL)
 
 
+def detach(fn: Callable[[], object]) -> bool:
+    """Run `fn` in a forked child that this process neither waits for nor takes down with it: the
+    child goes on after this process has exited, in a session of its own, with /dev/null for stdin,
+    stdout and stderr (a caller reading this process's output to its end is not kept waiting), and
+    exits when `fn` returns (status 1 if it raised). For work whose result nobody waits for: the
+    generator's record of a generation (studysite/build.py), written after scripts/build_pages.py has
+    returned, under the build lock the child inherits. False, with nothing run, where `can_fork()` is
+    not true or the fork fails: the caller runs `fn` itself."""
+    if not can_fork():
+        return False
+    for stream in (sys.stdout, sys.stderr):  # what this process has not written yet is not the child's
+        with contextlib.suppress(Exception):
+            stream.flush()
+    try:
+        pid = os.fork()
+    except OSError:
+        return False
+    if pid:
+        return True
+    status = 1
+    try:
+        os.setsid()  # not in the terminal's process group: a Ctrl-C for what runs next is not for it
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        gc.freeze()  # the parent's objects: never visited (copied) by this child's collections
+        fn()
+        status = 0
+    finally:
+        os._exit(status)
+
+
 def _fresh_logging() -> None:
     """Logging as a new interpreter has it (no handler, every level unset, the root's WARNING): the
     parent's handlers (MkDocs' own on `mkdocs`, a build's warning counter) write to its streams."""

@@ -9,12 +9,14 @@ import errno
 import fcntl
 import os
 import re
+import select
 import shutil
 import stat
 import subprocess
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import NamedTuple
 
 
 class UnsafePath(ValueError):
@@ -114,8 +116,18 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None) -> Iterator[
     remove_later(staging)
 
 
-_REMOVING: list[subprocess.Popen[bytes]] = []
+class _Removal(NamedTuple):
+    proc: subprocess.Popen[bytes]
+    owner: int
+    """The process that started it (its parent, the only one that can wait for it as a child)."""
+    pidfd: int | None
+    """A descriptor of the very process (Linux), by which a forked child of `owner` waits for it too."""
+
+
+_REMOVING: list[_Removal] = []
 """Deletions `remove_later` started and `wait_for_removals` has not waited for."""
+_HANDED_OVER: list[subprocess.Popen[bytes]] = []
+"""Deletions left to a forked child (`BuildLock.hand_over`), kept until they are seen to have ended."""
 
 
 def remove_later(folder: Path) -> None:
@@ -124,23 +136,42 @@ def remove_later(folder: Path) -> None:
     of unlinking that now runs on the second core while the generator records its result. Where no
     `rm` can be started, it is deleted here and now. A deletion that fails leaves a staging folder,
     which the next build removes (`remove_stale_staging`), as after a killed build."""
+    _HANDED_OVER[:] = [proc for proc in _HANDED_OVER if proc.poll() is None]
     try:
-        _REMOVING.append(
-            subprocess.Popen(
-                ["rm", "-rf", "--", os.fspath(folder)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+        proc = subprocess.Popen(
+            ["rm", "-rf", "--", os.fspath(folder)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
     except OSError:
         shutil.rmtree(folder, ignore_errors=True)
+        return
+    try:
+        pidfd: int | None = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        pidfd = None
+    _REMOVING.append(_Removal(proc, os.getpid(), pidfd))
 
 
 def wait_for_removals() -> None:
-    """Wait until every deletion `remove_later` started has finished."""
+    """Wait until every deletion `remove_later` started has finished: in a child forked after they
+    started (`BuildLock.hand_over`) as well as in the process that started them."""
     while _REMOVING:
-        _REMOVING.pop().wait()
+        removal = _REMOVING.pop()
+        try:
+            if removal.owner == os.getpid():
+                removal.proc.wait()
+            elif removal.pidfd is not None:
+                select.select([removal.pidfd], [], [])  # readable once the process has ended
+        finally:
+            if removal.pidfd is not None:
+                os.close(removal.pidfd)
+
+
+def removals_can_be_handed_over() -> bool:
+    """Whether a forked child could wait for every deletion running now (`wait_for_removals`)."""
+    return all(removal.pidfd is not None for removal in _REMOVING)
 
 
 class PendingFile:
@@ -289,20 +320,50 @@ def swap_dirs(new: Path, dest: Path) -> None:
     os.rename(old, new)
 
 
+class BuildLock:
+    """What `build_lock` yields: the lock on an output folder, held until the block ends."""
+
+    def __init__(self) -> None:
+        self.handed_over = False
+
+    def hand_over(self) -> None:
+        """Leave the lock, and the deletions this process started, to a child forked right after: the
+        lock belongs to the descriptor the child shares, so it is held until the child exits (or
+        unlocks it). This process then leaves the block without unlocking or waiting for deletions.
+        Only where `removals_can_be_handed_over()`."""
+        self.handed_over = True
+
+
 @contextmanager
-def build_lock(path: Path) -> Iterator[None]:
-    """Serialise builds that share an output folder (two `make site` at once wait for each other).
-    Deletions the build left running (`remove_later`) finish before the lock is released."""
+def build_lock(folder: Path) -> Iterator[BuildLock]:
+    """Serialise builds that share an output folder (two `make site` at once wait for each other): a
+    lock on the file `.NAME.lock` beside `folder`. Deletions the build left running (`remove_later`)
+    finish before the lock is released."""
+    path = folder.parent / f".{folder.name}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
+        lock = BuildLock()
         try:
-            yield
+            yield lock
         finally:
-            try:
-                wait_for_removals()
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+            if lock.handed_over:
+                _forget_removals()
+            else:
+                try:
+                    wait_for_removals()
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _forget_removals() -> None:
+    """Leave the deletions running to the child a lock was handed to: their processes are reaped once
+    this one exits (or by the next `remove_later`), their descriptors closed here."""
+    while _REMOVING:
+        removal = _REMOVING.pop()
+        _HANDED_OVER.append(removal.proc)
+        if removal.pidfd is not None:
+            os.close(removal.pidfd)
 
 
 def _in_state(path: str, state: FileState) -> bool:

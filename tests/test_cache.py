@@ -3,8 +3,12 @@ every kind of edit; a damaged, foreign or unwritable cache is ignored and never 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +23,7 @@ from studysite.errors import BuildError
 from studysite.languages import LANGUAGES
 from studysite.model import LANGS
 from studysite.pages import render
-from tests.sitekit import build_pages, copy_banks
+from tests.sitekit import ROOT, build_pages, copy_banks
 
 BANK = "ai-infra-3.txt"
 
@@ -750,3 +754,58 @@ def test_a_questions_derived_texts_are_kept_out_of_its_digest_and_pickle() -> No
     assert pickle.dumps(asked) == pickle.dumps(untouched)
     again = pickle.loads(pickle.dumps(asked))
     assert again == asked and "content_hash" not in vars(again) and again.content_hash == asked.content_hash
+
+
+_RECORD_HELD_BACK = """
+import os, sys
+from pathlib import Path
+from studysite import cache
+from studysite.cli import exit_now, main
+
+real = cache.remember
+
+
+def held_back(*args, **kwargs):
+    os.read(int(sys.argv[1]), 1)  # until the test says go (or has closed its end)
+    return real(*args, **kwargs)
+
+
+cache.remember = held_back
+exit_now(main(sys.argv[2:], Path("banks"), Path("docs"), exits_after=True))
+"""
+
+
+@pytest.mark.unit
+def test_the_command_returns_before_its_record_is_written_and_the_next_generation_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """scripts/build_pages.py leaves the record of its generation to a child that goes on after it
+    (studysite/build.py `record_in_background`): the command has returned, with docs/ complete and the
+    old tree's deletion left to the child, while the record is held back here; the docs lock stays
+    held until it is written, so a generation started meanwhile waits and finds nothing changed."""
+    banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
+    generate(banks, docs)
+    _answer(banks)
+    go, held = os.pipe()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _RECORD_HELD_BACK, str(go), "--banks", str(banks), "--out", str(docs)],
+            capture_output=True,  # read to its end: the child that goes on must not keep these pipes open
+            text=True,
+            pass_fds=(go,),
+            cwd=ROOT,
+            timeout=120,  # a command that waited for its record would wait here for ever
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert "build_pages: 14 questions" in proc.stdout
+        assert _tree(docs) == _tree(_plain(banks, tmp_path / "plain"))  # docs/ is the edit's, complete
+        with open(tmp_path / ".docs.lock", "a+b") as lock, pytest.raises(BlockingIOError):
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by the record's writer
+    finally:
+        os.close(go)
+        with contextlib.suppress(BrokenPipeError):  # the command was killed (timeout): nobody to tell
+            os.write(held, b"x")
+        os.close(held)
+    again = generate(banks, docs)  # waits for the lock: the record is written when it gets it
+    assert again.unchanged
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".docs.new-")] == []  # the old tree deleted

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import subprocess
 import sys
@@ -31,6 +32,17 @@ def clone(repo: Path, dest: Path, when: int) -> Path:
     for path in (dest / "banks").iterdir():
         os.utime(path, (when, when))
     return dest
+
+
+def locked(path: Path) -> bool:
+    """Whether someone holds the build lock `path` (studysite/write.py build_lock)."""
+    with open(path, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
 
 
 def repository(where: Path) -> Path:
@@ -114,9 +126,14 @@ def test_two_fresh_clones_build_identical_sites(
             real_swap = sitebuild.swap_dirs
             site = (work / "site").resolve()
 
-            def busy(new: Path, dest: Path, real_swap=real_swap, site=site) -> None:  # type: ignore[no-untyped-def]
+            docs = (work / "docs").resolve()
+            put_back: list[bool] = []  # for each swap of docs/: whether the docs lock was held (by this build)
+
+            def busy(new: Path, dest: Path, real_swap=real_swap, site=site, docs=docs, put_back=put_back) -> None:  # type: ignore[no-untyped-def]
                 if dest == site:
                     raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), str(dest))
+                if dest == docs:
+                    put_back.append(locked(docs.parent / ".docs.lock"))
                 real_swap(new, dest)
 
             monkeypatch.setattr(sitebuild, "swap_dirs", busy)
@@ -126,6 +143,8 @@ def test_two_fresh_clones_build_identical_sites(
             assert "Traceback" not in err
             assert (banks / "slugs.lock").read_bytes() == lock_before
             assert tree_digest(work / "docs") == docs_before
+            # put back under the docs lock: not while a generation (or the record of one) writes there
+            assert put_back == [True]
             assert not (work / "site").exists()
             monkeypatch.setattr(sitebuild, "swap_dirs", real_swap)
         proc = subprocess.run([*BUILD_SITE, *cmd], env=env, capture_output=True, text=True, timeout=600)

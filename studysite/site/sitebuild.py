@@ -40,7 +40,7 @@ def main(argv: list[str], root: Path, prog: str = "build_site.py") -> int:
             )
             return 1
     try:
-        with build_lock(site.parent / f".{site.name}.lock"):
+        with build_lock(site):
             return _build(args.config, site, docs, lock, env)
     except OSError as exc:
         print(f"error: {os_error(exc)}", file=sys.stderr)
@@ -84,7 +84,13 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
 
 
 def _restore(docs: Path, before: Path, lock: Path, old_lock: bytes | None) -> None:
-    """Put the previous docs/ and slugs.lock back after a failed build."""
+    """Put the previous docs/ and slugs.lock back after a failed build, once no generation is writing
+    into docs/ (another `make pages`, or the record of one that has returned: build.generate)."""
+    with build_lock(docs):
+        _put_back(docs, before, lock, old_lock)
+
+
+def _put_back(docs: Path, before: Path, lock: Path, old_lock: bytes | None) -> None:
     if before.is_dir():
         if docs.exists():
             swap_dirs(before, docs)
