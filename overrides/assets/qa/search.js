@@ -800,7 +800,11 @@
       quietWorker();
       load().catch(function () {}); // fetch while the reader types
     }
-    setTimeout(open); // after a header label's own toggling (it focuses the box too)
+    // After a header label's own toggling (it focuses the box too); not if the box lost the focus
+    // meanwhile: an Esc pressed right after f, s or / (input runs before timers) closes search for good.
+    setTimeout(function () {
+      if (document.activeElement === input) open();
+    });
   });
   // Typed text: not the pinyin an input method shows while it composes, only what it commits.
   function typed(event) {
