@@ -151,6 +151,7 @@ def generate(
     site_url: str = "",
     use_cache: bool = True,
     record_in_background: bool = False,
+    keep_old: Path | None = None,
 ) -> Result:
     """Build `banks_dir` into `docs_dir` (both languages). Raises BuildError and writes nothing on bad input.
 
@@ -163,6 +164,8 @@ def generate(
     inputs are unchanged (studysite/cache.py; the output is the same without it).
     `record_in_background`: for a process that exits once this returns (scripts/build_pages.py): the
     cache's record of this generation is written by a child that goes on after it, under the lock.
+    `keep_old` (`make site`, to put docs/ back if a later step fails): where the docs tree this
+    generation replaced goes instead of being deleted (see `write.staged_tree`); not in place.
     """
     laps = _Laps()
     catalogues()  # the interface strings (studysite/strings/): a problem there stops the build here
@@ -249,6 +252,7 @@ def generate(
                     known=known,
                     last=previous,
                     keys=keys,
+                    keep_old=keep_old,
                 )
         finally:
             for p in pending:
@@ -806,6 +810,7 @@ def render_and_swap(
     known: cache.Digests | None = None,
     last: Mapping[str, tuple[bytes, FileState]] | None = None,
     keys: dict[str, bytes] | None = None,
+    keep_old: Path | None = None,
 ) -> Mapping[str, str]:
     """`render_files` written to a new docs tree that then replaces `docs_dir` in one step.
 
@@ -816,13 +821,13 @@ def render_and_swap(
     them from docs/ when asked. `then` runs right after the swap (see `staged_tree`); `cached`, `known`
     and `keys` as in `render_language`. `last` (`cache.last_pages`): a page whose key is the one its
     file in docs/ was written from, in a file still as it was then, is linked into the new tree
-    without being read (after an edit, nearly every page).
+    without being read (after an edit, nearly every page). `keep_old`: see `write.staged_tree`.
     """
     first, *others = LANGS
     fork = _forks(len(site.entries))
     known = _name_entries(site, cached, known)  # before forking: once for every language
     last = last or {}
-    with staged_tree(docs_dir, then) as stage:
+    with staged_tree(docs_dir, then, keep_old) as stage:
 
         def language(lang: Lang) -> tuple[list[str], dict[str, bytes]]:
             own: dict[str, bytes] = {}

@@ -476,6 +476,37 @@ def _last_record(
     return state, paths, pages, blob
 
 
+def after_unlinking(docs_dir: Path, inodes: set[int]) -> None:
+    """Bring the record of the last generation into `docs_dir` up to date after other links to its
+    files, those with `inodes`, were removed (`make site`'s backup of docs/, hard links deleted once the
+    site is in place: studysite/site/sitebuild.py). Removing a link moves a file's change time and
+    nothing else, but the record holds it: without this, the next generation found docs/ changed
+    after every `make site` (its unchanged-check missed, and every page was compared again). Only those
+    files' change times are taken, where their size, modification time and inode are as recorded; any
+    other difference, or any failure, leaves the record as it is. Call it under the docs lock."""
+    path = folder_for(docs_dir) / LAST
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        head = data[: len(SERIAL) + 32]
+        payload = memoryview(data)[len(head) + _CHECK_BYTES :]
+        if head[: len(SERIAL)] != SERIAL or data[len(head) : len(head) + _CHECK_BYTES] != _check(payload):
+            return
+        state, paths, pages, blob = pickle.loads(payload)
+        now = tree_state(docs_dir)
+        if [entry[0] for entry in now] != [entry[0] for entry in state]:
+            return
+        for was, found in zip(state, now, strict=True):
+            if was != found and (was[:3] != found[:3] or was[4] != found[4] or was[4] not in inodes):
+                return
+        if now == state:
+            return
+        restated = pickle.dumps((now, paths, pages, blob), protocol=pickle.HIGHEST_PROTOCOL)
+        _replace_file(path, head + _check(restated) + restated)
+    except Exception:  # no record, or one that cannot be read or written: left as it is
+        return
+
+
 def remember(
     docs_dir: Path,
     key: bytes,

@@ -86,7 +86,7 @@ class Staging:
 
 
 @contextmanager
-def staged_tree(dest: Path, then: Callable[[], None] | None = None) -> Iterator[Staging]:
+def staged_tree(dest: Path, then: Callable[[], None] | None = None, keep_old: Path | None = None) -> Iterator[Staging]:
     """A new tree for `dest`, exchanged with it in one step when the block succeeds.
 
     Files whose content is unchanged keep their old modification time (so `mkdocs serve --dirty`
@@ -94,6 +94,8 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None) -> Iterator[
     old or the new tree; a failed one removes its half-written tree. The new tree is on disk
     (synced) before the swap, so a power cut cannot swap in empty files. `then` runs right after
     the swap (e.g. putting the new slugs.lock in place): if it fails, the old tree is swapped back.
+    `keep_old`: where the old tree goes once the new one is in place, instead of being deleted (its
+    files that are unchanged are the new tree's too: hard links). Without an old tree, nothing goes there.
     """
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(dest)
@@ -112,6 +114,10 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None) -> Iterator[
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if keep_old is not None:
+        with suppress(FileNotFoundError):  # no old tree: `dest` was new
+            os.rename(staging, keep_old)
+        return
     # The old tree (at `staging` since the swap) is deleted by another process while this one goes on.
     remove_later(staging)
 

@@ -809,3 +809,30 @@ def test_the_command_returns_before_its_record_is_written_and_the_next_generatio
     again = generate(banks, docs)  # waits for the lock: the record is written when it gets it
     assert again.unchanged
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".docs.new-")] == []  # the old tree deleted
+
+
+@pytest.mark.unit
+def test_links_removed_elsewhere_leave_the_record_sound(tmp_path: Path) -> None:
+    """`make site` keeps the docs tree a generation replaced until the site is in place, then deletes
+    it: each file it shared with the new docs/ (a hard link) gets a new change time, which the record
+    holds. `cache.after_unlinking` takes those change times, and only those: the next generation finds
+    nothing changed. A file changed otherwise (here, one whose link was not among those removed) leaves
+    the record as it was."""
+    banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
+    generate(banks, docs, update_lock=False)
+    assert generate(banks, docs, update_lock=False).unchanged
+    kept = tmp_path / "kept"
+    shutil.copytree(docs, kept, copy_function=os.link)
+    shared = {p.stat().st_ino for p in kept.rglob("*") if p.is_file()}
+    shutil.rmtree(kept)
+    assert not generate(banks, docs, update_lock=False).unchanged  # the change times moved: all compared
+    shutil.copytree(docs, kept, copy_function=os.link)
+    shutil.rmtree(kept)
+    record = cache.folder_for(docs) / cache.LAST
+    before = record.read_bytes()
+    page = next(p for p in sorted(docs.rglob("*.md")))
+    cache.after_unlinking(docs, shared - {page.stat().st_ino})  # one file's change is not explained
+    assert record.read_bytes() == before
+    cache.after_unlinking(docs, shared)
+    assert record.read_bytes() != before
+    assert generate(banks, docs, update_lock=False).unchanged

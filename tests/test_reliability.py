@@ -628,6 +628,16 @@ def test_two_builds_of_the_same_input_are_byte_identical(interrupted: dict) -> N
     assert "<lastmod>" not in sitemap  # no build dates
 
 
+def test_after_make_site_the_generators_record_still_describes_docs(interrupted: dict) -> None:
+    """`make site` keeps the docs tree its generation replaced until the site is in place (to put it
+    back on failure), then deletes it, which moves the change time of every file the two trees shared;
+    the record of the generation is brought up to date (cache.after_unlinking), so the next generation
+    finds nothing changed. It used to back docs/ up with hard links before generating, which moved
+    them too: every `make site` generated and compared every page again."""
+    docs = interrupted["work"] / "docs"
+    assert cache._last_record(docs, None)[0] == cache.tree_state(docs)
+
+
 def test_killed_builds_leave_the_previous_or_the_new_output_whole(interrupted: dict) -> None:
     old, new = interrupted["old"], interrupted["new"]
     seed = interrupted["kill_seed"]

@@ -29,19 +29,22 @@ from .settings import DRIVEN_ENV, LOCKED_ENV, LOG_FORMAT
 log = site_finish.log
 
 
-def build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bool = True) -> list[str]:
+def build(
+    config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bool = True, keep_old: Path | None = None
+) -> list[str]:
     """Build the whole site of `config_file` into `site_dir` (created; it should be new or empty).
 
     `env` is the environment the builds run in (settings.build_env: dated from the last commit,
     locked in CI). Returns the URL changes the generator made to banks/slugs.lock. Raises
     BuildError (problems in the banks, nothing written), SiteError (a later step failed; what it
-    logged is on stderr) or OSError (the system refused a write).
+    logged is on stderr) or OSError (the system refused a write). `keep_old`: where the generation
+    puts the docs tree it replaced (generate's `keep_old`).
     """
     with _log_to_stderr():
-        return _build(config_file, site_dir, env, strict=strict)
+        return _build(config_file, site_dir, env, strict=strict, keep_old=keep_old)
 
 
-def _build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bool) -> list[str]:
+def _build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bool, keep_old: Path | None) -> list[str]:
     settings = engine.current().settings(config_file, site_dir, strict=strict)
     result = generate(
         settings.banks,
@@ -49,6 +52,7 @@ def _build(config_file: Path, site_dir: Path, env: dict[str, str], *, strict: bo
         repo_url=settings.extra["qa"].get("repo_url") or "",
         site_url=settings.site_url,
         locked=env.get(LOCKED_ENV) == "1",
+        keep_old=keep_old,
     )
     for warning in result.warnings:
         log.warning(warning)

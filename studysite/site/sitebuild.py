@@ -9,12 +9,14 @@ builds are dated from the last commit, so two fresh clones give the same bytes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
 import sys
 from pathlib import Path
 
+from .. import cache
 from ..errors import BuildError, Problems, SiteError, os_error
 from ..write import PendingFile, build_lock, remove_stale_staging, swap_dirs, sync_dir, sync_tree
 from . import driver
@@ -53,17 +55,19 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
     for stale in sorted(docs.parent.glob(f".{docs.name}.before-*")):
         shutil.rmtree(stale, ignore_errors=True)
     staging = site.parent / f".{site.name}.new-{os.getpid()}"
-    # The previous docs/ (hard links: no copy of the data) and lock, to put back if the build fails.
+    # The previous docs/ (the tree the generation replaces, kept by it: its unchanged files are the new
+    # tree's too) and lock, to put back if the build fails. Not a copy made before the generation: even
+    # hard links move every file's change time, and the generator's unchanged-check then always missed.
     before = docs.parent / f".{docs.name}.before-{os.getpid()}"
-    if docs.is_dir():
-        shutil.copytree(docs, before, symlinks=True, copy_function=os.link)
     old_lock = lock.read_bytes() if lock.exists() else None
+    built = False
     try:
         try:
-            driver.build(config, staging, env)
+            driver.build(config, staging, env, keep_old=before)
             sync_tree(staging)  # on disk before it is swapped in
             swap_dirs(staging, site)
             sync_dir(site.parent)
+            built = True
         except (BuildError, SiteError) as exc:
             _restore(docs, before, lock, old_lock)
             problems = exc.problems if isinstance(exc, BuildError) else [str(exc)]
@@ -76,7 +80,11 @@ def _build(config: Path, site: Path, docs: Path, lock: Path, env: dict[str, str]
             raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        shared = _inodes(before) if built else set()
         shutil.rmtree(before, ignore_errors=True)
+    if shared:  # deleting the old tree moved the change time of the files it shared with docs/
+        with build_lock(docs):
+            cache.after_unlinking(docs, shared)
     for change in _lock_review(lock, old_lock):
         print(f"url: {change}")
     print(f"build_site: site built into {site}")
@@ -106,6 +114,16 @@ def _put_back(docs: Path, before: Path, lock: Path, old_lock: bytes | None) -> N
                 pending.commit()
             finally:
                 pending.discard()
+
+
+def _inodes(folder: Path) -> set[int]:
+    """The inodes of every file under `folder` (none if it does not exist)."""
+    found = set()
+    for path, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                found.add(os.lstat(os.path.join(path, name)).st_ino)
+    return found
 
 
 def _lock_review(lock: Path, old_lock: bytes | None) -> list[str]:
