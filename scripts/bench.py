@@ -1288,7 +1288,7 @@ def table(rows: list[Row]) -> list[str]:
         lambda r: f"{r.gen_edit_recorded:.2f}",
     )
     add(
-        "· CPU s: cold / warm / after an edit: `make serve` / `make site`",
+        "· CPU s: cold / warm / after an edit: `make serve` / `make pages`",
         lambda r: (
             " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "edit", "edit_site")) if r.gen_cpu else "–"
         ),
