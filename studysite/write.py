@@ -94,8 +94,9 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None, keep_old: Pa
     old or the new tree; a failed one removes its half-written tree. The new tree is on disk
     (synced) before the swap, so a power cut cannot swap in empty files. `then` runs right after
     the swap (e.g. putting the new slugs.lock in place): if it fails, the old tree is swapped back.
-    `keep_old`: where the old tree goes once the new one is in place, instead of being deleted (its
-    files that are unchanged are the new tree's too: hard links). Without an old tree, nothing goes there.
+    `keep_old`: where the old tree goes once the new one is in place, before `then`, instead of being
+    deleted (its files that are unchanged are the new tree's too: hard links); if it cannot go there,
+    the old tree is swapped back as when `then` fails. Without an old tree, nothing goes there.
     """
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(dest)
@@ -104,22 +105,28 @@ def staged_tree(dest: Path, then: Callable[[], None] | None = None, keep_old: Pa
         yield Staging(os.fspath(staging), os.fspath(dest) if dest.is_dir() else None)
         sync_tree(staging)
         swap_dirs(staging, dest)
-        if then is not None:
-            try:
+        moved: Path | None = None  # where the old tree (at `staging` since the swap) went
+        try:
+            if keep_old is not None and staging.exists():  # none when `dest` was new
+                os.rename(staging, keep_old)
+                moved = keep_old
+            if then is not None:
                 then()
-            except BaseException:
-                swap_dirs(staging, dest)  # the old tree is at `staging` now: put it back
-                raise
+        except BaseException:
+            if moved is not None:
+                os.rename(moved, staging)
+            if staging.exists():
+                swap_dirs(staging, dest)  # the old tree back in place, the new one at `staging`
+            else:
+                os.rename(dest, staging)  # `dest` was new: it is not there again
+            raise
         sync_dir(dest.parent)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if keep_old is not None:
-        with suppress(FileNotFoundError):  # no old tree: `dest` was new
-            os.rename(staging, keep_old)
-        return
-    # The old tree (at `staging` since the swap) is deleted by another process while this one goes on.
-    remove_later(staging)
+    if keep_old is None:
+        # The old tree (at `staging` since the swap) is deleted by another process while this one goes on.
+        remove_later(staging)
 
 
 class _Removal(NamedTuple):

@@ -28,7 +28,7 @@ from studysite.model import LANGS, Bank, BankInfo, ListBlock, Site
 from studysite.site import verify
 from studysite.site.verify import check_built_site
 from studysite.sources.parse import parse_text
-from studysite.write import FileState, UnsafePath, check_path, write_tree_in_place
+from studysite.write import FileState, UnsafePath, check_path, staged_tree, write_tree_in_place
 from tests.sitekit import ROOT, SEED, build_site, copy_banks, installed_package, prepare_work
 
 BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
@@ -505,6 +505,56 @@ def test_tag_names_never_become_paths(tmp_path: Path) -> None:
     cache = {f"out/.docs.cache/{name}.pickle" for name in names}
     assert all(p.startswith(("banks/", "out/docs/", "out/.docs.lock")) or p in cache for p in written), written
     assert set(result.files) == {p.removeprefix("out/docs/") for p in written if p.startswith("out/docs/")}
+
+
+def _staged(dest: Path, *, then: object = None, keep_old: Path | None = None) -> None:
+    """A new tree holding new.md written into `dest` by `staged_tree`."""
+    with staged_tree(dest, then, keep_old) as stage:  # type: ignore[arg-type]
+        stage.write({"new.md": "new"})
+
+
+def _fail() -> None:
+    raise RuntimeError("the lock could not be put in place")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("keep", [False, True], ids=["old-tree-deleted", "old-tree-kept"])
+@pytest.mark.parametrize("old", [False, True], ids=["first-tree", "tree-before"])
+def test_a_staged_tree_whose_next_step_fails_leaves_the_folder_as_it_was(tmp_path: Path, old: bool, keep: bool) -> None:
+    """`then` (the locks put in place) fails after the swap: the old tree is back, or no tree where there
+    was none; nothing is left beside it, the tree to keep included, and the error is `then`'s."""
+    dest = tmp_path / "docs"
+    if old:
+        dest.mkdir()
+        (dest / "old.md").write_text("old", encoding="utf-8")
+    keep_old = tmp_path / ".docs.before-1" if keep else None
+    with pytest.raises(RuntimeError, match="could not be put"):
+        _staged(dest, then=_fail, keep_old=keep_old)
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["docs"] if old else [])
+    if old:
+        assert [p.name for p in dest.iterdir()] == ["old.md"]
+
+
+@pytest.mark.unit
+def test_a_tree_that_cannot_be_kept_leaves_the_old_one_in_place(tmp_path: Path) -> None:
+    """`make site` keeps the tree a generation replaced (keep_old): where it cannot go, the old tree is
+    swapped back before the locks are touched (`then` never runs)."""
+    dest = tmp_path / "docs"
+    dest.mkdir()
+    (dest / "old.md").write_text("old", encoding="utf-8")
+    taken = tmp_path / ".docs.before-1"  # a non-empty folder where the old tree should go
+    taken.mkdir()
+    (taken / "other").write_text("x", encoding="utf-8")
+    called: list[bool] = []
+    with pytest.raises(OSError):
+        _staged(dest, then=lambda: called.append(True), keep_old=taken)
+    assert called == []
+    assert [p.name for p in dest.iterdir()] == ["old.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".docs.before-1", "docs"]
+    assert [p.name for p in taken.iterdir()] == ["other"]
+    _staged(dest, keep_old=tmp_path / ".docs.before-2")  # and where it can, it goes there
+    assert [p.name for p in dest.iterdir()] == ["new.md"]
+    assert [p.name for p in (tmp_path / ".docs.before-2").iterdir()] == ["old.md"]
 
 
 @pytest.mark.unit
