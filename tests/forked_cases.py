@@ -14,9 +14,9 @@ from studysite.build import generate
 from studysite.model import LANGS
 from tests.sitekit import copy_banks
 
-CHILDREN = 2 + len(LANGS) - 1
-"""Forked children of a generation with nothing cached: tags, inline links, and each language's pages
-but the main one's (English, 繁體中文)."""
+CHILDREN = 3 + len(LANGS) - 1
+"""Forked children of a generation with nothing cached: tags, inline links, the converted languages'
+questions (繁體中文, OpenCC), and each language's pages but the main one's (English, 繁體中文)."""
 
 
 @pytest.fixture
