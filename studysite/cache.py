@@ -458,11 +458,18 @@ def _pages_as_left(
     return {rel: (page, left[rel]) for rel, page in pages.items() if rel in left}
 
 
-def _last_record(
-    docs_dir: Path, key: bytes | None
-) -> tuple[list[tuple[str, int, int, int, int]], list[str], dict[str, bytes], bytes]:
+Record = tuple[list[tuple[str, int, int, int, int]], list[str], dict[str, bytes], bytes]
+"""The last generation's record: docs/'s state, the paths, each page's key, the pickled result."""
+
+
+def _last_record(docs_dir: Path, key: bytes | None) -> Record:
     """The record's docs/ state, paths, page keys and pickled result; only for inputs of `key` unless
-    None. Raises when there is none, or it is damaged or of another key. Its head (format and key) is
+    None. Raises when there is none, or it is damaged or of another key."""
+    return _read_record(docs_dir, key)[1]
+
+
+def _read_record(docs_dir: Path, key: bytes | None) -> tuple[bytes, Record]:
+    """`_last_record`, and the record's head (its format and key) to write it again with. The head is
     read first: after an edit the key differs, and the rest (~22 MB at 5,000 questions) is not read."""
     with open(folder_for(docs_dir) / LAST, "rb") as handle:
         head = handle.read(len(SERIAL) + 32)
@@ -473,7 +480,7 @@ def _last_record(
     if rest[:_CHECK_BYTES] != _check(payload):
         raise ValueError("a damaged record")
     state, paths, pages, blob = pickle.loads(payload)
-    return state, paths, pages, blob
+    return head, (state, paths, pages, blob)
 
 
 def after_unlinking(docs_dir: Path, inodes: set[int]) -> None:
@@ -484,15 +491,8 @@ def after_unlinking(docs_dir: Path, inodes: set[int]) -> None:
     after every `make site` (its unchanged-check missed, and every page was compared again). Only those
     files' change times are taken, where their size, modification time and inode are as recorded; any
     other difference, or any failure, leaves the record as it is. Call it under the docs lock."""
-    path = folder_for(docs_dir) / LAST
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        head = data[: len(SERIAL) + 32]
-        payload = memoryview(data)[len(head) + _CHECK_BYTES :]
-        if head[: len(SERIAL)] != SERIAL or data[len(head) : len(head) + _CHECK_BYTES] != _check(payload):
-            return
-        state, paths, pages, blob = pickle.loads(payload)
+        head, (state, paths, pages, blob) = _read_record(docs_dir, None)
         now = tree_state(docs_dir)
         if [entry[0] for entry in now] != [entry[0] for entry in state]:
             return
@@ -502,7 +502,7 @@ def after_unlinking(docs_dir: Path, inodes: set[int]) -> None:
         if now == state:
             return
         restated = pickle.dumps((now, paths, pages, blob), protocol=pickle.HIGHEST_PROTOCOL)
-        _replace_file(path, head + _check(restated) + restated)
+        _replace_file(folder_for(docs_dir) / LAST, head + _check(restated) + restated)
     except Exception:  # no record, or one that cannot be read or written: left as it is
         return
 

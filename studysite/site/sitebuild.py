@@ -9,7 +9,6 @@ builds are dated from the last commit, so two fresh clones give the same bytes.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import shutil
@@ -117,13 +116,12 @@ def _put_back(docs: Path, before: Path, lock: Path, old_lock: bytes | None) -> N
 
 
 def _inodes(folder: Path) -> set[int]:
-    """The inodes of every file under `folder` (none if it does not exist)."""
-    found = set()
-    for path, _, files in os.walk(folder):
-        for name in files:
-            with contextlib.suppress(OSError):
-                found.add(os.lstat(os.path.join(path, name)).st_ino)
-    return found
+    """The inodes of every file under `folder`; none if it cannot be read (the record is then left as
+    it is: the next generation compares its pages, as before)."""
+    try:
+        return {inode for *_, inode in cache.tree_state(folder)}
+    except OSError:
+        return set()
 
 
 def _lock_review(lock: Path, old_lock: bytes | None) -> list[str]:
