@@ -35,7 +35,7 @@ from .model import (
 )
 from .pages.render import name_entries, render_site
 from .sources import notes, translations
-from .sources.glossary import load_glossary, warn_unused
+from .sources.glossary import UnusedCheck, load_glossary, warn_unused
 from .sources.inputs import read_regular, scan_banks
 from .sources.parse import parse_bank
 from .write import (
@@ -185,10 +185,19 @@ def generate(
                 result, files=cache.DocsFiles(docs_dir, paths), written=[], unchanged=True, timings=laps.times
             )
     known = cache.Digests()
-    sources = load_sources(banks_dir, problems, memo)
-    laps.lap("read")
-    problems.raise_if_any(strict=strict)
-    site, lock_text = build_site_model(sources, memo, known)
+    checking: list[UnusedCheck] = []
+    try:
+        sources = load_sources(banks_dir, problems, memo, checking)
+        laps.lap("read")
+        if problems.errors or (strict and problems.warnings):  # stopping here: with every problem
+            finish_checks(checking)
+        problems.raise_if_any(strict=strict)
+        site, lock_text = build_site_model(sources, memo, known)
+        finish_checks(checking)
+    except BaseException:
+        for unfinished in checking:
+            unfinished.cancel()
+        raise
     check_content(site, sources, problems)
     problems.raise_if_any(strict=strict)
     lock_path = banks_dir / LOCK
@@ -323,9 +332,15 @@ def check_content(site: Site, sources: Sources, problems: Problems) -> None:
             )
 
 
-def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -> Sources:
+def load_sources(
+    banks_dir: Path, problems: Problems, memo: Memo = cache.NULL, pending: list[UnusedCheck] | None = None
+) -> Sources:
     """Read every bank, translation, the taxonomy and the lock; all problems are collected. A bank
-    file whose bytes `memo` has seen before is not parsed again."""
+    file whose bytes `memo` has seen before is not parsed again.
+
+    With `pending` (a list), the glossary's check for unused terms may go on in a side process on a
+    large site (`warn_unused`): it is added to the list, and the caller finishes it (`finish_checks`)
+    before reporting any problem."""
     if not banks_dir.is_dir():
         problems.error(banks_dir, 0, "banks folder not found")
         return Sources((), (), ())
@@ -406,14 +421,11 @@ def load_sources(banks_dir: Path, problems: Problems, memo: Memo = cache.NULL) -
     glossary: tuple[GlossaryTerm, ...] = ()
     if GLOSSARY in data:  # optional: a banks folder without one builds without tooltips
         glossary = load_glossary(data[GLOSSARY], problems)
-        warn_unused(
-            glossary,
-            [b for pair in pairs for b in pair if b is not None],
-            banks_dir / GLOSSARY,
-            problems,
-            memo,
-            digests,
-        )
+        searched = [b for pair in pairs for b in pair if b is not None]
+        fork_from = PARALLEL_FROM if pending is not None else None
+        check = warn_unused(glossary, searched, banks_dir / GLOSSARY, problems, memo, digests, fork_from=fork_from)
+        if pending is not None:
+            pending.append(check)
     tr_lock = translations.read_lock(data[translations.LOCK], problems) if translations.LOCK in data else {}
     found_notes: list[notes.NoteSource] = []
     for path in inputs.notes_files:
@@ -812,6 +824,12 @@ def _read_or_none(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+
+
+def finish_checks(pending: list[UnusedCheck]) -> None:
+    """Finish the checks `load_sources` left going on (`pending`): their problems join the others."""
+    for check in pending:
+        check.finish()
 
 
 def _forks(questions: int) -> bool:

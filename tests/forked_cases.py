@@ -11,12 +11,15 @@ import pytest
 
 from studysite import build, parallel
 from studysite.build import generate
+from studysite.errors import BuildError, Problems
 from studysite.model import LANGS
+from studysite.sources import glossary
 from tests.sitekit import copy_banks
 
-CHILDREN = 3 + len(LANGS) - 1
-"""Forked children of a generation with nothing cached: tags, inline links, the converted languages'
-questions (繁體中文, OpenCC), and each language's pages but the main one's (English, 繁體中文)."""
+CHILDREN = 4 + len(LANGS) - 1
+"""Forked children of a generation with nothing cached: the glossary's unused terms, tags, inline links,
+the converted languages' questions (繁體中文, OpenCC), and each language's pages but the main one's
+(English, 繁體中文)."""
 
 
 @pytest.fixture
@@ -79,6 +82,76 @@ def test_forked_builds_from_the_cache_write_the_same_files(
             generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)
         assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial"), step
     assert all((tmp_path / ".forked.cache" / f"pages-{lang}.pickle").is_file() for lang in LANGS)
+
+
+def test_unused_terms_searched_in_a_child_warn_where_one_process_warns(
+    tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The glossary's check for unused terms, forked while the model is built (build.load_sources): the
+    same warnings as one process, in the same place among the others (a bank without a translation
+    warns before it, a question no tag fits after it); with --strict, the build stops with the same
+    problems, the term's among them; and the terms it found serve the glossary pages as if found here."""
+    only_the_term = copy_banks(tmp_path / "only-the-term")
+    banks = copy_banks(tmp_path / "banks")
+    for folder in (only_the_term, banks):
+        with (folder / "glossary.yml").open("a", encoding="utf-8") as terms:
+            terms.write(
+                "  - id: never-used-here\n    zh: 从未出现的术语\n    zh_def: 没有问题用到它。\n"
+                "    en: Never Used Here\n    en_def: No question uses it.\n"
+            )
+    (banks / "ai-infra-3.en.txt").unlink()  # a warning made before the check
+    bank = banks / "ai-infra-3.txt"  # a question no tag fits: a warning made after the check
+    bank.write_text(bank.read_text(encoding="utf-8") + "\nQ: 今天吃什么？\n随便。\n", encoding="utf-8")
+    searched_in = tmp_path / "searched-in"
+    real_search = glossary.UnusedCheck._search
+
+    def noted_search(self: glossary.UnusedCheck) -> list[list[frozenset[str]]]:
+        with searched_in.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real_search(self)
+
+    monkeypatch.setattr(glossary.UnusedCheck, "_search", noted_search)
+    results = {}
+    for how in ("forked", "serial"):
+        with monkeypatch.context() as env:
+            if how == "serial":
+                env.setenv(parallel.SERIAL_ENV, "1")
+            searched_in.unlink(missing_ok=True)
+            results[how] = generate(banks, tmp_path / how, update_lock=False, use_cache=how == "forked")
+            (pid,) = map(int, searched_in.read_text(encoding="utf-8").split())
+            assert (pid != os.getpid()) == (how == "forked"), how
+    warnings = results["forked"].warnings
+    assert warnings == results["serial"].warnings
+    unused = next(i for i, w in enumerate(warnings) if "`never-used-here` is used by no question" in w)
+    assert "no English translation" in warnings[unused - 1], warnings
+    assert "no tag fits this question" in warnings[-1], warnings
+    assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial")
+    # --strict: stopped after the read (the translation's warning and the term's; the tags are not
+    # checked yet), or, with the term's warning alone, once the model is built
+    for folder, problems in ((banks, 2), (only_the_term, 1)):
+        stopped = {}
+        for how in ("forked", "serial"):
+            with monkeypatch.context() as env:
+                if how == "serial":
+                    env.setenv(parallel.SERIAL_ENV, "1")
+                with pytest.raises(BuildError) as failed:
+                    generate(folder, tmp_path / f"strict-{how}", strict=True, update_lock=False, use_cache=False)
+                stopped[how] = [str(problem) for problem in failed.value.problems]
+        assert stopped["forked"] == stopped["serial"]
+        assert len(stopped["forked"]) == problems, stopped["forked"]
+        assert any("`never-used-here` is used by no question" in problem for problem in stopped["forked"])
+    # A warning made while the child searches goes after the term's, as it would have come after it.
+    sources = build.load_sources(only_the_term, Problems())
+    problems = Problems()
+    check = glossary.warn_unused(
+        sources.glossary, [bank for bank, _ in sources.banks], only_the_term / "glossary.yml", problems, fork_from=1
+    )
+    problems.warn("later.txt", 1, "a later stage's warning")
+    check.finish()
+    assert [w.message.split(":")[0] for w in problems.warnings] == [
+        "glossary term `never-used-here` is used by no question",
+        "a later stage's warning",
+    ]
 
 
 def test_a_failure_in_the_child_fails_the_build_and_keeps_the_old_docs(

@@ -26,7 +26,7 @@ def test_forked_generation_in_a_fresh_process() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"^4 passed", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^5 passed", proc.stdout, re.M), proc.stdout
 
 
 def test_a_child_that_dies_is_an_error_not_a_hang() -> None:
