@@ -97,7 +97,7 @@ def warn_unused(
 
     Without `fork_from` the check is done when this returns. With it, when the banks `memo` does not
     hold have at least that many questions (and a fork is safe), they are searched by a forked side
-    process while the caller goes on (a cold generation at 5,000 questions: ~0.6 s of the read phase,
+    process while the caller goes on (a cold generation at 5,000 questions: ~0.5 s of the read phase,
     while the second core was idle), and the check is done by the returned UnusedCheck's `finish`,
     which the caller calls before it reports any problem.
     """
@@ -173,6 +173,7 @@ class UnusedCheck:
                     f"use to {' / '.join(f'`{lang}_forms`' for lang in LANGUAGES.written)}",
                 )
         self._problems.warnings[self._at : self._at] = unused.warnings
+        self._todo = []  # the texts are not needed any more
 
     def cancel(self) -> None:
         if self._side is not None:
