@@ -128,7 +128,7 @@ def test_unused_terms_searched_in_a_child_warn_where_one_process_warns(
     assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial")
     # --strict: stopped after the read (the translation's warning and the term's; the tags are not
     # checked yet), or, with the term's warning alone, once the model is built
-    for folder, problems in ((banks, 2), (only_the_term, 1)):
+    for folder, count in ((banks, 2), (only_the_term, 1)):
         stopped = {}
         for how in ("forked", "serial"):
             with monkeypatch.context() as env:
@@ -138,7 +138,7 @@ def test_unused_terms_searched_in_a_child_warn_where_one_process_warns(
                     generate(folder, tmp_path / f"strict-{how}", strict=True, update_lock=False, use_cache=False)
                 stopped[how] = [str(problem) for problem in failed.value.problems]
         assert stopped["forked"] == stopped["serial"]
-        assert len(stopped["forked"]) == problems, stopped["forked"]
+        assert len(stopped["forked"]) == count, stopped["forked"]
         assert any("`never-used-here` is used by no question" in problem for problem in stopped["forked"])
     # A warning made while the child searches goes after the term's, as it would have come after it.
     sources = build.load_sources(only_the_term, Problems())
