@@ -282,8 +282,10 @@ async function download(scope, scopes) {
     job.abort.abort(); // the other downloads under way stop too
   }
   running = null;
-  await tell({ qa: "finished", scope, outcome });
+  // The new state first, then what happened: a page shows the outcome only when its buttons already
+  // offer what comes next (a reader who reads "Removed." finds Download, not Remove).
   await tell(await status(scopes));
+  await tell({ qa: "finished", scope, outcome });
 }
 
 /* Remove a scope: its files leave the cache, except those another chosen scope still holds. */
@@ -295,8 +297,8 @@ async function remove(scope, scopes) {
     if (inScope(f, scope) && !others.some((s) => inScope(f, s))) await cache.delete(ROOT + f.url);
   }
   await choose({ scopes: others });
+  await tell(await status(scopes)); // before the outcome, as after a download
   await tell({ qa: "finished", scope, outcome: "removed" });
-  await tell(await status(scopes));
 }
 
 async function tell(message) {
