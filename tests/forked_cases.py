@@ -12,6 +12,7 @@ import pytest
 from studysite import build, parallel
 from studysite.build import generate
 from studysite.errors import BuildError, Problems
+from studysite.languages import LANGUAGES
 from studysite.model import LANGS
 from studysite.sources import glossary
 from tests.sitekit import copy_banks
@@ -111,15 +112,32 @@ def test_unused_terms_searched_in_a_child_warn_where_one_process_warns(
         return real_search(self)
 
     monkeypatch.setattr(glossary.UnusedCheck, "_search", noted_search)
+    # Every Chinese text searched for terms in this process (the glossary pages of the main language
+    # are rendered here): by the check when it runs here, never again by the pages.
+    searched_here: dict[str, list[str]] = {}
+    real_term_ids = glossary.TermFinder.term_ids
+
+    def noted_term_ids(self: glossary.TermFinder, text: str) -> frozenset[str]:
+        if self.lang == LANGUAGES.bank.lang and not self.knows(text):
+            searched_here[how].append(text)
+        return real_term_ids(self, text)
+
+    monkeypatch.setattr(glossary.TermFinder, "term_ids", noted_term_ids)
     results = {}
     for how in ("forked", "serial"):
+        searched_here[how] = []
         with monkeypatch.context() as env:
             if how == "serial":
                 env.setenv(parallel.SERIAL_ENV, "1")
             searched_in.unlink(missing_ok=True)
+            glossary.term_finder.cache_clear()  # nothing found by the run before
+            glossary._ids_found_by.cache_clear()
             results[how] = generate(banks, tmp_path / how, update_lock=False, use_cache=how == "forked")
             (pid,) = map(int, searched_in.read_text(encoding="utf-8").split())
             assert (pid != os.getpid()) == (how == "forked"), how
+    texts = {"\n".join(e.text[LANGUAGES.bank.lang].text_lines) for e in results["serial"].site.entries.values()}
+    assert searched_here["forked"] == []
+    assert sorted(searched_here["serial"]) == sorted(texts)
     warnings = results["forked"].warnings
     assert warnings == results["serial"].warnings
     unused = next(i for i, w in enumerate(warnings) if "`never-used-here` is used by no question" in w)

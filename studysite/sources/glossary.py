@@ -141,7 +141,7 @@ class UnusedCheck:
         """Each question's terms, bank by bank (in a forked child, `memo` is only read: its new entries
         are made by `finish`, here)."""
         return [
-            [_term_ids(term_finder(self._glossary, bank.lang), text, self._terms, self._memo) for text in texts]
+            [_term_ids(term_finder(self._glossary, bank.lang), text, self._memo) for text in texts]
             for bank, _, texts in self._todo
         ]
 
@@ -156,7 +156,7 @@ class UnusedCheck:
                 for text, ids in zip(texts, found, strict=True):
                     finder.remember(text, ids)
                     if self._memo.enabled:
-                        text_key = self._memo.key("term-ids", finder.lang, self._terms, text)
+                        text_key = finder.memo_key(self._memo, text)
                         if not self._memo.holds(text_key):
                             self._memo.put(text_key, ids)
             in_bank = frozenset().union(*found)
@@ -199,7 +199,7 @@ def term_uses(
     terms = cache.digest(glossary) if memo.enabled else b""
 
     def used_by(e: Entry) -> tuple[str, ...]:
-        return tuple(sorted(_term_ids(finders[text_lang(e, lang)], "\n".join(e.text[lang].text_lines), terms, memo)))
+        return tuple(sorted(_term_ids(finders[text_lang(e, lang)], "\n".join(e.text[lang].text_lines), memo)))
 
     for group in groups:
         key = b""
@@ -217,12 +217,12 @@ def term_uses(
     return {term_id: tuple(slugs) for term_id, slugs in uses.items()}
 
 
-def _term_ids(finder: TermFinder, text: str, terms: bytes, memo: Memo) -> frozenset[str]:
-    """`finder.term_ids(text)`; with `memo`, kept there by the glossary's digest (`terms`) and the text,
-    and taken from it by the next build."""
+def _term_ids(finder: TermFinder, text: str, memo: Memo) -> frozenset[str]:
+    """`finder.term_ids(text)`; with `memo`, kept there by the finder's spellings and the text
+    (`TermFinder.memo_key`), and taken from it by the next build."""
     if not memo.enabled or finder.knows(text):
         return finder.term_ids(text)
-    key = memo.key("term-ids", finder.lang, terms, text)
+    key = finder.memo_key(memo, text)
     ids = memo.get(key)
     if ids is MISSING:
         return memo.put(key, finder.term_ids(text))
@@ -246,6 +246,14 @@ class TermFinder:
 
     def __init__(self, glossary: tuple[GlossaryTerm, ...], lang: Lang) -> None:
         self.lang = lang
+        self.spelled = tuple((term.id, tuple(term.forms[lang])) for term in glossary)
+        """What it finds by: each term's id and its spellings in `lang`, in the glossary's order."""
+        # What it found in each text, shared with every finder of the same spellings: the site's glossary
+        # has the generated languages' names beside those of the glossary file, and a page's finder of
+        # it finds the same ids in a Chinese or English text as the check for unused terms did with
+        # the file's (a cold generation at 5,000 questions searched each of those 10,000 texts twice).
+        self._ids = _ids_found_by(self.spelled)
+        self._key: bytes | None = None
         self.by_form: dict[str, GlossaryTerm] = {}
         for term in glossary:
             for form in term.forms[lang]:
@@ -263,7 +271,6 @@ class TermFinder:
         # all (hundreds of alternations) cost more than a small site's whole generation.
         self._spellings: dict[str, list[str]] = {}
         self._compiled: dict[str, re.Pattern[str]] = {}
-        self._ids: dict[str, frozenset[str]] = {}
         start_of = {f: (f[0], _has_lower(f)) for f in spellings}
         starts = set(start_of.values())
         word_starts = []  # characters all of whose spellings must begin a word
@@ -311,6 +318,12 @@ class TermFinder:
         and code, studysite/cache.py)."""
         self._ids[text] = ids
 
+    def memo_key(self, memo: Memo, text: str) -> bytes:
+        """The key `term_ids(text)` is kept under in a cache: of the spellings it finds by, and the text."""
+        if self._key is None:
+            self._key = cache.digest(self.spelled)
+        return memo.key("term-ids", self._key, text)
+
     def _pattern(self, char: str) -> re.Pattern[str] | None:
         pattern = self._compiled.get(char)
         if pattern is None and char in self._spellings:
@@ -322,6 +335,12 @@ class TermFinder:
 def term_finder(glossary: tuple[GlossaryTerm, ...], lang: Lang) -> TermFinder:
     """The (cached) finder for a glossary and a language: one compiled pattern serves every page."""
     return TermFinder(glossary, lang)
+
+
+@functools.lru_cache(maxsize=16)
+def _ids_found_by(spelled: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, frozenset[str]]:
+    """The term ids found so far in each text by the finders of these spellings (one dict for them all)."""
+    return {}
 
 
 def _chars(chars: Iterable[str]) -> str:
