@@ -75,20 +75,26 @@ def el(tag: str, attrs: Mapping[str, object] | None = None, *children: object) -
     """
     if tag in _VOID:
         return start_tag(tag, attrs)
-    return Markup("".join([start_tag(tag, attrs), *map(_escaped, children), f"</{tag}>"]))
+    return Markup(f"{_start_tag(tag, attrs)}{''.join(map(_escaped, children))}</{tag}>")
 
 
 def start_tag(tag: str, attrs: Mapping[str, object] | None = None) -> Markup:
     """`<tag attrs>` alone, attributes as `el` writes them: for an element whose content is built line
     by line (the caller writes its end tag)."""
+    return Markup(_start_tag(tag, attrs))
+
+
+def _start_tag(tag: str, attrs: Mapping[str, object] | None) -> str:
+    if not attrs:
+        return f"<{tag}>"
     parts = [f"<{tag}"]
-    for name, value in (attrs or {}).items():
+    for name, value in attrs.items():
         if value is True:
             parts.append(f" {name}")
         elif value is not None and value is not False:
             parts.append(f' {name}="{_escaped(value)}"')
     parts.append(">")
-    return Markup("".join(parts))
+    return "".join(parts)
 
 
 def md_text(text: str) -> str:
@@ -125,6 +131,12 @@ def tag_anchor(name: str) -> str:
 
 
 def _escaped(value: object) -> str:
+    # (a text or a Markup nearly always: they are told apart by type first, which is quicker than
+    # looking for an `__html__` a plain str lacks)
+    if type(value) is str:
+        return escape(value)
+    if type(value) is Markup:
+        return value
     if hasattr(value, "__html__"):
         return str(value.__html__())
     return escape(value if isinstance(value, str) else str(value))
