@@ -181,8 +181,14 @@ def generate(
         laps.lap("check")
         if last is not None:
             result, paths = last
-            return replace(
-                result, files=cache.DocsFiles(docs_dir, paths), written=[], unchanged=True, timings=laps.times
+            return replace(  # its own lists: the cache may hold the result it returned (cache.unchanged)
+                result,
+                files=cache.DocsFiles(docs_dir, paths),
+                written=[],
+                warnings=list(result.warnings),
+                url_changes=list(result.url_changes),
+                unchanged=True,
+                timings=laps.times,
             )
     known = cache.Digests()
     checking: list[UnusedCheck] = []
@@ -286,8 +292,12 @@ def generate(
                 docs_dir,
                 cache.generation_key(now, *options),
                 # what a generation from the slugs.lock now in banks/ finds: no URL changed against it
-                replace(
-                    result, files={}, written=[], url_changes=[] if lock_path.name in written else result.url_changes
+                replace(  # with lists of its own, which the caller's result does not share (the cache holds it)
+                    result,
+                    files={},
+                    written=[],
+                    warnings=list(result.warnings),
+                    url_changes=[] if lock_path.name in written else list(result.url_changes),
                 ),
                 sorted(result.files),
                 keys,

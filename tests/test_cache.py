@@ -104,7 +104,7 @@ def _as_a_new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "_TERM_NUMBERS", links.TermNumbers())
     monkeypatch.setattr(build, "_HELD_RELATED", links.HeldRelated())
     monkeypatch.setattr(build, "_HELD_LINKS", links.HeldLinks())
-    for held in (cache._HELD, cache._HELD_PAGES, cache._HELD_GROUPS):
+    for held in (cache._HELD, cache._HELD_PAGES, cache._HELD_GROUPS, cache._HELD_RESULT):
         held.clear()
 
 
@@ -615,6 +615,36 @@ def test_nothing_changed_reads_no_bank_and_writes_nothing(tmp_path: Path, monkey
         assert generate(banks, docs).unchanged
     assert not generate(banks, docs, repo_url="https://github.com/octo/ai-infra").unchanged  # other options
     assert not generate(banks, docs).unchanged  # back: the last generation had the repository's links
+
+
+@pytest.mark.unit
+def test_nothing_changed_again_in_the_same_process_takes_the_result_it_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that wrote the record (or read it) holds its result: a generation there that finds
+    nothing changed returns it without reading the record again (`make serve`), with lists of its
+    own; a record written since by another process is read, once."""
+    banks = copy_banks(tmp_path / "banks")
+    (banks / "ai-infra-3.en.txt").unlink()  # a warning in the result
+    docs = tmp_path / "docs"
+    first = generate(banks, docs)
+    assert first.warnings
+    reads: list[object] = []
+    real = cache._read_record
+    monkeypatch.setattr(cache, "_read_record", lambda *args: reads.append(args) or real(*args))
+    again = generate(banks, docs)
+    assert again.unchanged and reads == [] and again.warnings == first.warnings
+    assert again.site == first.site and dict(again.files) == dict(first.files)
+    again.warnings.append("the caller's own")
+    assert generate(banks, docs).warnings == first.warnings
+    record = cache.folder_for(docs) / cache.LAST
+    copy = record.with_name("record.copy")
+    copy.write_bytes(record.read_bytes())
+    os.replace(copy, record)  # as another process's generation replaces it
+    assert generate(banks, docs).unchanged and len(reads) == 1
+    assert generate(banks, docs).unchanged and len(reads) == 1  # read, then held
+    (docs / "stray.md").write_text("not generated", encoding="utf-8")
+    assert not generate(banks, docs).unchanged  # docs/ is still compared with what it held
 
 
 @pytest.mark.unit
