@@ -6,7 +6,8 @@ questions from scripts/synthetic_banks.py) it measures:
 
 - the generator (parse + enrich + render + write: `studysite.build.generate`, in-process): cold
   (empty docs/, no generator cache: a fresh clone, CI), warm (nothing changed, with the docs/ and
-  the cache, studysite/cache.py, of the run before) and after one edited answer;
+  the cache, studysite/cache.py, of the run before: in the same process and in a new one) and after
+  one edited answer (the same two ways);
 - the full site build (`mkdocs build` of the bilingual site: Chinese build, English build,
   the built-site check, Pagefind, sitemap) in a work folder prepared like the tests do, and the
   floor: the same command on the already generated docs/ with STUDYSITE_SKIP_GENERATE=1, which only
@@ -143,6 +144,9 @@ class Row:
     pages: int = 0
     gen: float = 0.0
     gen_warm: float = 0.0
+    """Generator with nothing changed, in the process of the generations before (`make serve`)."""
+    gen_warm_site: float = 0.0
+    """Generator with nothing changed, as `make pages` runs it: scripts/build_pages.py in a new process."""
     gen_edit: float = 0.0
     """Generator after one answer line was edited, as `make serve` runs it: in the process of the
     generations before, after its first edit (from then on it holds every shard it uses), one process
@@ -269,14 +273,14 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     answer line changed, then generated with the previous output and cache, once as `make serve`
     does (in this process, without forks, in place: `Row.gen_edit`) and once more as `make site` does
     (a new process, as `make pages`: `Row.gen_edit_site`, and until its record is written:
-    `Row.gen_edit_recorded`). Medians of `runs` rounds; their CPU times go to `cpu`.
+    `Row.gen_edit_recorded`), and then with nothing changed in a new process again (`Row.gen_warm_site`). Medians of `runs` rounds; their CPU times go to `cpu`.
     Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median time of its
     phases (same functions, without the cache); and the I/O floor: plain creation of the same files
     in an empty folder, no logic. The corpus gets its slugs.lock first, as a repository has one."""
     docs = c.work / "gen-docs"
     studybuild.generate(c.banks, docs)  # the lock a repository keeps beside its banks
-    cold, warm, edit, edit_site, recorded = [], [], [], [], []
-    cpus: dict[str, list[float]] = {"cold": [], "warm": [], "edit": [], "edit_site": []}
+    cold, warm, edit, edit_site, recorded, warm_site = [], [], [], [], [], []
+    cpus: dict[str, list[float]] = {"cold": [], "warm": [], "edit": [], "edit_site": [], "warm_site": []}
     edit_phases: dict[str, list[float]] = {name: [] for name in studybuild.PHASES}
     bank, line_no = _answer_line(c)
     original = bank.read_text(encoding="utf-8")
@@ -284,13 +288,24 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         for n in range(runs):
             shutil.rmtree(docs, ignore_errors=True)
             shutil.rmtree(cache.folder_for(docs), ignore_errors=True)  # cold is a fresh clone: no cache either
-            for name, times in (("cold", cold), ("warm", warm), ("edit", edit), ("edit_site", edit_site)):
+            for name, times in (
+                ("cold", cold),
+                ("warm", warm),
+                ("edit", edit),
+                ("edit_site", edit_site),
+                ("warm_site", warm_site),
+            ):
                 if name == "edit":  # the server's first edit (it reads the shards it did not write): not timed
                     bank.write_text(_edited(original, line_no, f"第{n + 1}次修改，first"), encoding="utf-8")
                     _serve_generate(c.banks, docs)
                 if name.startswith("edit"):
                     bank.write_text(_edited(original, line_no, f"第{n + 1}次修改，{name}"), encoding="utf-8")
                 t, spent = time.perf_counter(), _cpu()
+                if name == "warm_site":  # after the edit's record was written (the lock below)
+                    _build_pages(c.banks, docs, unchanged=True)
+                    times.append(time.perf_counter() - t)
+                    cpus[name].append(_cpu() - spent)
+                    continue
                 if name == "edit_site":
                     _build_pages(c.banks, docs)
                     returned = time.perf_counter() - t
@@ -361,6 +376,7 @@ def time_generator(c: Corpus, runs: int) -> Generated:
         statistics.median(edit),
         statistics.median(edit_site),
         statistics.median(recorded),
+        statistics.median(warm_site),
         {k: statistics.median(v) for k, v in cpus.items()},
         serial,
         phase_medians,
@@ -379,6 +395,7 @@ class Generated:
     edit: float
     edit_site: float
     edit_recorded: float
+    warm_site: float
     cpu: dict[str, float]
     serial: float
     phases: dict[str, float]
@@ -413,12 +430,15 @@ def _serve_generate(banks: Path, docs: Path) -> studybuild.Result:
         del os.environ[SERIAL_ENV]
 
 
-def _build_pages(banks: Path, docs: Path) -> None:
-    """scripts/build_pages.py in a new process, as `make site` generates (the lock left as it is)."""
+def _build_pages(banks: Path, docs: Path, *, unchanged: bool = False) -> None:
+    """scripts/build_pages.py in a new process, as `make site` generates (the lock left as it is).
+    `unchanged`: it must have found nothing changed."""
     cmd = [sys.executable, str(ROOT / "scripts" / "build_pages.py"), "--banks", str(banks), "--out", str(docs)]
     proc = subprocess.run([*cmd, "--no-lock-update"], capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:
         raise SystemExit(f"bench: build_pages.py failed:\n{proc.stderr[-2000:]}")
+    if unchanged and "nothing changed" not in proc.stdout:
+        raise SystemExit(f"bench: build_pages.py generated again where nothing changed:\n{proc.stdout[-2000:]}")
 
 
 def _cpu() -> float:
@@ -1274,7 +1294,14 @@ def table(rows: list[Row]) -> list[str]:
     add("banks", lambda r: str(len([p for p in r.corpus.banks.glob("*.txt") if ".en." not in p.name])))
     add("HTML pages (every language)", lambda r: f"{r.pages:,}")
     add("generator s, cold: into an empty docs/", lambda r: f"{r.gen:.2f}")
-    add("generator s, warm: nothing changed (its docs/ there)", lambda r: f"{r.gen_warm:.2f}")
+    add(
+        "generator s, warm: nothing changed, as `make serve` runs it (the same process, its docs/ there)",
+        lambda r: f"{r.gen_warm:.2f}",
+    )
+    add(
+        "generator s, warm: nothing changed, as `make pages` runs it (a new process)",
+        lambda r: f"{r.gen_warm_site:.2f}",
+    )
     add(
         "generator s, after one edited answer, as `make serve` runs it (the same process, the previous docs/ there)",
         lambda r: f"{r.gen_edit:.2f}",
@@ -1288,9 +1315,11 @@ def table(rows: list[Row]) -> list[str]:
         lambda r: f"{r.gen_edit_recorded:.2f}",
     )
     add(
-        "· CPU s: cold / warm / after an edit: `make serve` / `make pages`",
+        "· CPU s: cold / nothing changed: `make serve` / `make pages` / after an edit: `make serve` / `make pages`",
         lambda r: (
-            " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "edit", "edit_site")) if r.gen_cpu else "–"
+            " / ".join(f"{r.gen_cpu[k]:.2f}" for k in ("cold", "warm", "warm_site", "edit", "edit_site"))
+            if r.gen_cpu
+            else "–"
         ),
     )
     add(
@@ -1400,14 +1429,15 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
     big, mid, small = syn.get(5000), syn.get(500), syn.get(14)
     for what, seconds in (
         ("cold: empty docs/", "gen"),
-        ("warm: nothing changed", "gen_warm"),
+        ("warm: nothing changed, as `make serve` runs it (the same process)", "gen_warm"),
+        ("warm: nothing changed, as `make pages` runs it (a new process)", "gen_warm_site"),
         ("after one edited answer, as `make serve` runs it (the same process)", "gen_edit"),
         ("after one edited answer, as `make pages` runs it (a new process)", "gen_edit_site"),
     ):
         check(
             lambda s=seconds: 0 < getattr(big, s) < 2.0,
             lambda s=seconds, w=what: (
-                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_edit': 'edit', 'gen_edit_site': 'edit_site'}[s]]:.2f} s)"  # type: ignore[union-attr]
+                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_warm_site': 'warm_site', 'gen_edit': 'edit', 'gen_edit_site': 'edit_site'}[s]]:.2f} s)"  # type: ignore[union-attr]
                 + (_edit_phases(big) if s == "gen_edit" else "")  # type: ignore[arg-type]
                 + (
                     f"; its record for the next generation written by {big.gen_edit_recorded:.2f} s"  # type: ignore[union-attr]
@@ -1418,11 +1448,15 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             f"generator < 2 s at 5,000 questions, {what}",
         )
     check(
-        lambda: all(b / 5000 <= 1.5 * m / 500 for b, m in ((big.gen, mid.gen), (big.gen_warm, mid.gen_warm))),  # type: ignore[union-attr]
+        lambda: all(
+            b / 5000 <= 1.5 * m / 500
+            for b, m in ((big.gen, mid.gen), (big.gen_warm, mid.gen_warm), (big.gen_warm_site, mid.gen_warm_site))  # type: ignore[union-attr]
+        ),
         lambda: (
             f"cold {big.gen / 5:.2f} vs {mid.gen / 0.5:.2f} ms/question at 5,000 vs 500, "  # type: ignore[union-attr]
-            f"warm {big.gen_warm / 5:.2f} vs {mid.gen_warm / 0.5:.2f} (linear: at most 1.5x)"
-        ),  # type: ignore[union-attr]
+            f"nothing changed: `make serve` {big.gen_warm / 5:.2f} vs {mid.gen_warm / 0.5:.2f}, "  # type: ignore[union-attr]
+            f"`make pages` {big.gen_warm_site / 5:.2f} vs {mid.gen_warm_site / 0.5:.2f} (linear: at most 1.5x)"  # type: ignore[union-attr]
+        ),
         "generator grows linearly",
     )
     for r in rows:
@@ -1525,7 +1559,7 @@ def plot(rows: list[Row]) -> None:
     a.plot(x, [r.full for r in syn], "o-", label="full site build")
     a.plot(x, [r.floor for r in syn], "s--", label="floor (MkDocs + Pagefind, no generation)")
     a.plot(x, [r.gen for r in syn], "^-", label="generator, cold")
-    a.plot(x, [r.gen_warm for r in syn], "v:", label="generator, warm")
+    a.plot(x, [r.gen_warm_site for r in syn], "v:", label="generator, nothing changed (new process)")
     a.set_xscale("log")
     a.set_yscale("log")
     a.set_xlabel("questions")
@@ -1608,9 +1642,11 @@ def explain(rows: list[Row]) -> list[str]:
         n = big.corpus.questions
         out.append(
             f"Generator at {n:,}: cold {big.gen:.2f} s, of which creating its {big.gen_files:,} Markdown "
-            f"files alone (no logic) takes {big.io_floor:.2f} s here; warm (docs/ already holds the same "
-            f"output, as in every local rebuild) {big.gen_warm:.2f} s: unchanged files are hard-linked, not "
-            "rewritten. Warm phases: "
+            f"files alone (no logic) takes {big.io_floor:.2f} s here; with nothing changed (docs/ already "
+            f"holds the same output) {big.gen_warm:.2f} s in `make serve`'s process, which holds the last "
+            f"result, and {big.gen_warm_site:.2f} s as `make pages` runs it, a new process that starts the "
+            "interpreter, reads the last generation's record and unpickles its result; both compare every "
+            "bank file and every file of docs/ with the record. Warm phases: "
             + ", ".join(f"{k} {big.gen_phases[k]:.2f} s" for k in ("parse", "enrich", "render+write"))
             + f". In one process (no forked side jobs) the cold run takes {big.gen_serial:.2f} s: the two "
             f"processes save {big.gen_serial - big.gen:.2f} s, not half, because each runs slower beside "
@@ -1811,11 +1847,12 @@ def main(argv: list[str]) -> int:
             with stage(f"{n} generator"):
                 g = time_generator(c, GEN_RUNS.get(n, 3))
             row.gen, row.gen_warm, row.gen_edit, row.gen_cpu, row.gen_serial = g.cold, g.warm, g.edit, g.cpu, g.serial
-            row.gen_edit_site, row.gen_edit_recorded = g.edit_site, g.edit_recorded
+            row.gen_edit_site, row.gen_edit_recorded, row.gen_warm_site = g.edit_site, g.edit_recorded, g.warm_site
             row.gen_phases, row.io_floor, row.gen_files = g.phases, g.io_floor, g.files
             row.gen_edit_phases = g.edit_phases
             print(
-                f"  generator cold {row.gen:.3f} s, warm {row.gen_warm:.3f} s, after an edit {row.gen_edit:.3f} s "
+                f"  generator cold {row.gen:.3f} s, warm {row.gen_warm:.3f} s (new process {row.gen_warm_site:.3f} s), "
+                f"after an edit {row.gen_edit:.3f} s "
                 f"(new process {row.gen_edit_site:.3f} s, its record written by {row.gen_edit_recorded:.3f} s) "
                 f"(CPU {row.gen_cpu}), one process {row.gen_serial:.3f} s, I/O floor {row.io_floor:.3f} s, "
                 f"phases {row.gen_phases}",
@@ -1907,7 +1944,9 @@ def main(argv: list[str]) -> int:
         f"{studybuild.PARALLEL_FROM} questions on, tagging, inline links and each other language's pages run in forked "
         "processes). Cold: into an "
         "empty folder without the generator's cache (a fresh clone, CI); warm: again into its own output, "
-        "with the cache the cold run left (every local rebuild); after an edit: one answer line changed, "
+        "with the cache the cold run left, nothing changed (every local rebuild), in the same process (as "
+        "`make serve`, which holds the last result) and, after the edits below, in a new process "
+        "(scripts/build_pages.py, as `make pages`); after an edit: one answer line changed, "
         "with the output and cache of the generation before, twice: as `make serve` generates (in the same "
         "process, which keeps the cache it saved in memory, after one untimed edit as a server's first; no "
         "forked side jobs, as the server's threads rule them out; docs/ updated in place), then with another "
