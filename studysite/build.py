@@ -32,6 +32,7 @@ from .model import (
     Tag,
     Tombstone,
     content_hash,
+    remember_content_hash,
 )
 from .pages.render import name_entries, render_site
 from .sources import notes, translations
@@ -458,7 +459,9 @@ def _parse_cached(
 ) -> Bank | None:
     """`parse(problems, raw)` of the file's bytes, or what it gave for the same bytes before: the bank
     and the warnings, replayed. A file with errors is parsed every time (the build stops anyway).
-    Its questions' digests, computed with the parse and kept with it, go into `digests`."""
+    Its questions' digests, computed with the parse and kept with it, go into `digests`; their content
+    hashes are kept with it too, and given back to the questions (hashing 10,000 took ~0.1 s of each
+    new process's generation at 5,000 questions)."""
     if not memo.enabled:
         return parse(problems, None)
     try:
@@ -469,16 +472,18 @@ def _parse_cached(
     key = memo.key("parse", kind, str(path), os.getcwd(), raw)
     hit = memo.get(key)
     if hit is not MISSING:
-        bank, warnings, named = hit
+        bank, warnings, named, hashes = hit
         problems.warnings.extend(warnings)
+        for q, found_hash in zip(bank.questions, hashes, strict=True):
+            remember_content_hash(q, found_hash)
     else:
         found = Problems()
         bank = parse(found, raw)
         problems.errors.extend(found.errors)
         problems.warnings.extend(found.warnings)
         named = tuple(cache.digest(q) for q in bank.questions) if bank is not None else ()
-        if not found.errors:
-            memo.put(key, (bank, found.warnings, named))
+        if not found.errors and bank is not None:
+            memo.put(key, (bank, found.warnings, named, tuple(content_hash(q) for q in bank.questions)))
     if bank is not None:
         digests[bank.path] = named
     return bank  # type: ignore[no-any-return]

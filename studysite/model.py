@@ -121,6 +121,12 @@ def content_hash(q: Question) -> str:
     return q.content_hash
 
 
+def remember_content_hash(q: Question, found: str) -> None:
+    """Give `q` the `content_hash` computed for an equal question before (kept with its parse in the
+    cache), as if computed here."""
+    q.__dict__["content_hash"] = found  # where cached_property keeps it
+
+
 @dataclass(frozen=True)
 class Bank:
     """One bank file in one language."""
