@@ -140,10 +140,11 @@ class UnusedCheck:
     def _search(self) -> list[list[frozenset[str]]]:
         """Each question's terms, bank by bank (in a forked child, `memo` is only read: its new entries
         are made by `finish`, here)."""
-        return [
-            [_term_ids(term_finder(self._glossary, bank.lang), text, self._memo) for text in texts]
-            for bank, _, texts in self._todo
-        ]
+        found = []
+        for bank, _, texts in self._todo:
+            finder = term_finder(self._glossary, bank.lang)  # once a bank: the lookup hashes every term
+            found.append([_term_ids(finder, text, self._memo) for text in texts])
+        return found
 
     def finish(self) -> None:
         """Collect the search (once), and put a warning for each unused term in its place."""
