@@ -11,6 +11,7 @@ import pytest
 
 from studysite import build, parallel
 from studysite.build import generate
+from studysite.enrich import convert
 from studysite.errors import BuildError, Problems
 from studysite.languages import LANGUAGES
 from studysite.model import LANGS
@@ -83,6 +84,37 @@ def test_forked_builds_from_the_cache_write_the_same_files(
             generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)
         assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial"), step
     assert all((tmp_path / ".forked.cache" / f"pages-{lang}.pickle").is_file() for lang in LANGS)
+
+
+def test_after_an_edit_only_a_child_converts(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked generation after an edit, in a process that has not converted anything yet (a new one:
+    `make pages`): the edited question is converted to 繁體中文 by a child, and every other text the
+    converted language needs (bank titles, tag names, the glossary, the inline links' words) is taken
+    from the cache: this process starts no OpenCC converter. The pages are those of one process
+    without the cache."""
+    banks = copy_banks(tmp_path / "banks")
+    generate(banks, tmp_path / "forked", update_lock=False)
+    bank = banks / "ai-infra-3.txt"
+    text = bank.read_text(encoding="utf-8")
+    answer = next(line for line in text.splitlines()[2:] if line and not line.startswith("Q:"))
+    bank.write_text(text.replace(answer, answer + "（又及：见下文。）", 1), encoding="utf-8")
+    started_in = tmp_path / "started-in"
+    real = convert._converter
+
+    def noted(config: str):  # type: ignore[no-untyped-def]
+        with started_in.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(config)
+
+    monkeypatch.setattr(convert, "_converter", noted)  # not cached: every conversion is noted
+    monkeypatch.setattr(build, "PARALLEL_FROM", 2)  # a large site (14 questions) with one question to convert
+    generate(banks, tmp_path / "forked", update_lock=False)
+    pids = set(map(int, started_in.read_text(encoding="utf-8").split()))
+    assert pids and os.getpid() not in pids, "the edited question converted in a child, nothing here"
+    with monkeypatch.context() as serial:
+        serial.setenv(parallel.SERIAL_ENV, "1")
+        generate(banks, tmp_path / "serial", update_lock=False, use_cache=False)
+    assert _tree(tmp_path / "forked") == _tree(tmp_path / "serial")
 
 
 def test_unused_terms_searched_in_a_child_warn_where_one_process_warns(

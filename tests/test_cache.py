@@ -537,6 +537,35 @@ def test_the_cache_stays_within_about_two_sites_worth(tmp_path: Path, monkeypatc
 
 
 @pytest.mark.unit
+def test_the_pages_of_the_last_generation_are_read_without_its_result(tmp_path: Path) -> None:
+    """The record keeps docs/'s state and the page keys apart from the result: after an edit (`last_pages`)
+    only that first part is read, so a record whose result is cut off or damaged still names each
+    page's key, while `unchanged` finds no result in it and the generation runs (with the same files)."""
+    banks = copy_banks(tmp_path / "banks")
+    docs = tmp_path / "docs"
+    generate(banks, docs)
+    record = cache.folder_for(docs) / cache.LAST
+    data = record.read_bytes()
+    pages = cache.last_pages(docs)
+    assert len(pages) > len(LANGS) * 14
+    start = len(cache.SERIAL) + 32
+    listing = int.from_bytes(data[start : start + 8], "little")
+    end = start + 12 + listing  # the end of the first part: the result's length and check follow
+    assert cache.unchanged(docs, data[len(cache.SERIAL) : start]) is not None
+    for damaged in (data[:end], data[:-1] + bytes([data[-1] ^ 0xFF])):
+        record.write_bytes(damaged)
+        cache._HELD_PAGES.clear()
+        cache._HELD_RESULT.clear()
+        assert cache.last_pages(docs) == pages
+        assert cache.unchanged(docs, data[len(cache.SERIAL) : start]) is None  # the record's own key
+    record.write_bytes(data[: end - 1])  # the first part cut short: nothing is taken from it
+    cache._HELD_PAGES.clear()
+    assert cache.last_pages(docs) == {}
+    again = generate(banks, docs)
+    assert not again.unchanged and again.files == generate(banks, tmp_path / "plain", use_cache=False).files
+
+
+@pytest.mark.unit
 def test_a_cut_short_last_record_keeps_the_ones_before(tmp_path: Path, rendered: list[str]) -> None:
     banks = copy_banks(tmp_path / "banks")
     docs = tmp_path / "docs"
@@ -632,7 +661,7 @@ def test_nothing_changed_again_in_the_same_process_takes_the_result_it_holds(
     assert first.warnings
     reads: list[object] = []
     real = cache._read_record
-    monkeypatch.setattr(cache, "_read_record", lambda *args: reads.append(args) or real(*args))
+    monkeypatch.setattr(cache, "_read_record", lambda *args, **kw: reads.append(args) or real(*args, **kw))
     again = generate(banks, docs)
     assert again.unchanged and reads == [] and again.warnings == first.warnings
     assert again.site == first.site and dict(again.files) == dict(first.files)
@@ -793,27 +822,41 @@ from pathlib import Path
 from studysite import cache
 from studysite.cli import exit_now, main
 
-real = cache.remember
+real, real_save, told = cache.remember, cache.Memo.save, []
+
+
+def wait():
+    if not told:
+        os.read(int(sys.argv[1]), 1)  # until the test says go (or has closed its end)
+        told.append(True)
 
 
 def held_back(*args, **kwargs):
-    os.read(int(sys.argv[1]), 1)  # until the test says go (or has closed its end)
+    wait()
     return real(*args, **kwargs)
 
 
-cache.remember = held_back
+def save_held_back(memo):
+    if memo.path is not None and memo.path.name == "model.pickle":
+        wait()
+    return real_save(memo)
+
+
+cache.remember, cache.Memo.save = held_back, save_held_back
 exit_now(main(sys.argv[2:], Path("banks"), Path("docs"), exits_after=True))
 """
 
 
 @pytest.mark.unit
 def test_the_command_returns_before_its_record_is_written_and_the_next_generation_waits_for_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """scripts/build_pages.py leaves the record of its generation to a child that goes on after it
-    (studysite/build.py `record_in_background`): the command has returned, with docs/ complete and the
-    old tree's deletion left to the child, while the record is held back here; the docs lock stays
-    held until it is written, so a generation started meanwhile waits and finds nothing changed."""
+    """scripts/build_pages.py leaves the record of its generation, and the save of the model's shard, to
+    a child that goes on after it (studysite/build.py `record_in_background`): the command has
+    returned, with docs/ complete and the old tree's deletion left to the child, while both are held
+    back here; the docs lock stays held until they are written, so a generation started meanwhile
+    waits and finds nothing changed, and the next edit takes every other question's conversion from
+    the shard the child saved."""
     banks, docs = copy_banks(tmp_path / "banks"), tmp_path / "docs"
     generate(banks, docs)
     _answer(banks)
@@ -840,6 +883,12 @@ def test_the_command_returns_before_its_record_is_written_and_the_next_generatio
     again = generate(banks, docs)  # waits for the lock: the record is written when it gets it
     assert again.unchanged
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".docs.new-")] == []  # the old tree deleted
+    converted: list[str] = []
+    real = build.convert_question
+    monkeypatch.setattr(build, "convert_question", lambda q, config: converted.append(q.text) or real(q, config))
+    _title(banks)
+    generate(banks, docs)
+    assert len(converted) == len(convert.converted_languages())  # only the edited question
 
 
 @pytest.mark.unit

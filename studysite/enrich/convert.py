@@ -45,27 +45,36 @@ def convert_bank(bank: Bank, item: Language) -> Bank:
     )
 
 
-def add_converted(site: Site, question: Callable[[Question, str], Question] = convert_question) -> Site:
+Converter = Callable[[str, str], str]
+"""Converts a text with an OpenCC configuration: `convert_text`, or a cached way to its result."""
+
+
+def add_converted(
+    site: Site,
+    question: Callable[[Question, str], Question] = convert_question,
+    text: Converter = convert_text,
+) -> Site:
     """The site model with every converted language's text beside the language it comes from.
 
     `question` converts one question (convert_question, or the generator's cached way to the same
-    result: the questions are nearly all of the conversion's time)."""
+    result: the questions are nearly all of the conversion's time), `text` every other text (bank
+    titles, tag names, glossary terms, editor's notes, inline links' words)."""
     for item in converted_languages():
-        site = _add(site, item, question)
+        site = _add(site, item, question, text)
     return site
 
 
-def _add(site: Site, item: Language, question: Callable[[Question, str], Question]) -> Site:
+def _add(site: Site, item: Language, question: Callable[[Question, str], Question], text: Converter) -> Site:
     lang, source, config = item.lang, item.convert_from, item.opencc
 
-    def conv(text: str) -> str:
-        return convert_text(text, config)
+    def conv(words: str) -> str:
+        return text(words, config)
 
     entries = {
         slug: replace(
             e,
             text={**e.text, lang: question(e.text[source], config)},
-            notes=_note(e.notes, source, lang, config) if e.notes is not None else None,
+            notes=_note(e.notes, source, lang, conv) if e.notes is not None else None,
         )
         for slug, e in site.entries.items()
     }
@@ -78,8 +87,8 @@ def _add(site: Site, item: Language, question: Callable[[Question, str], Questio
         for b in site.banks
     )
     tags = tuple(replace(t, names={**t.names, lang: conv(t.names[source])}) for t in site.tags)
-    glossary = tuple(_term(term, source, lang, config) for term in site.glossary)
-    inline = {**site.inline_links, lang: _links(site.inline_links.get(source, {}), config)}
+    glossary = tuple(_term(term, source, lang, conv) for term in site.glossary)
+    inline = {**site.inline_links, lang: _links(site.inline_links.get(source, {}), conv)}
     return replace(site, entries=entries, banks=banks, tags=tags, glossary=glossary, inline_links=inline)
 
 
@@ -93,33 +102,33 @@ def _block(block: Block, config: str) -> Block:
     return replace(block, items=items) if isinstance(block, ListBlock) else block
 
 
-def _note(note: EditorNote, source: str, lang: str, config: str) -> EditorNote:
+def _note(note: EditorNote, source: str, lang: str, conv: Callable[[str], str]) -> EditorNote:
     return replace(
         note,
-        text={**note.text, lang: tuple(convert_text(p, config) for p in note.text.get(source, ()))},
+        text={**note.text, lang: tuple(conv(p) for p in note.text.get(source, ()))},
         followups=tuple(
             FollowUp(
-                question={**f.question, lang: convert_text(f.question[source], config)},
-                answer={**f.answer, lang: convert_text(f.answer[source], config)},
+                question={**f.question, lang: conv(f.question[source])},
+                answer={**f.answer, lang: conv(f.answer[source])},
             )
             for f in note.followups
         ),
     )
 
 
-def _term(term: GlossaryTerm, source: str, lang: str, config: str) -> GlossaryTerm:
+def _term(term: GlossaryTerm, source: str, lang: str, conv: Callable[[str], str]) -> GlossaryTerm:
     return replace(
         term,
-        names={**term.names, lang: convert_text(term.names[source], config)},
-        forms={**term.forms, lang: tuple(dict.fromkeys(convert_text(f, config) for f in term.forms[source]))},
-        definitions={**term.definitions, lang: convert_text(term.definitions[source], config)},
+        names={**term.names, lang: conv(term.names[source])},
+        forms={**term.forms, lang: tuple(dict.fromkeys(conv(f) for f in term.forms[source]))},
+        definitions={**term.definitions, lang: conv(term.definitions[source])},
     )
 
 
-def _links(links: dict[str, tuple[tuple[str, str], ...]], config: str) -> dict[str, tuple[tuple[str, str], ...]]:
-    return {
-        slug: tuple((convert_text(term, config), target) for term, target in pairs) for slug, pairs in links.items()
-    }
+def _links(
+    links: dict[str, tuple[tuple[str, str], ...]], conv: Callable[[str], str]
+) -> dict[str, tuple[tuple[str, str], ...]]:
+    return {slug: tuple((conv(term), target) for term, target in pairs) for slug, pairs in links.items()}
 
 
 @functools.cache
