@@ -27,8 +27,10 @@ questions from scripts/synthetic_banks.py) it measures:
 
 It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/results.md,
 bench/plot.png and the table into README.md (between the bench markers). Work folders go to
-/dev/shm/studysite-bench/ when it has room (see `work_folder`), else bench/out/ (git-ignored); `--work`
-chooses. Run it on an otherwise idle machine: other processes inflate timings.
+/dev/shm/studysite-bench/ when it has room (see `work_folder`), and are deleted when the run ends,
+also when it fails or is interrupted (they are memory: 1.9 GB after a whole `make bench`); else to
+bench/out/ (git-ignored), which is kept. `--work` chooses (a folder
+chosen is kept). Run it on an otherwise idle machine: other processes inflate timings.
 """
 
 from __future__ import annotations
@@ -1973,7 +1975,7 @@ def main(argv: list[str]) -> int:
         f"medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
-        f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
+        f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, deleted when the run ends, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
         "Page sizes: every question page's index.html in Chinese and English; 'largest' is the biggest of them. "
         "The synthetic corpora share their first 14 questions, so 'first question of the first bank' is the same "
         "content at every size (its growth is navigation and links).",
@@ -2033,5 +2035,16 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def release_memory() -> None:
+    """Delete the tmpfs work folder (`work_folder`): left there, its files would hold the machine's memory
+    until the next reboot (1.9 GB after a whole `make bench`, 2026-12-06)."""
+    if OUT == TMPFS_WORK and TMPFS_WORK.exists():
+        shutil.rmtree(TMPFS_WORK, ignore_errors=True)
+        print(f"bench: deleted {TMPFS_WORK} (work folders in memory)", flush=True)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    finally:
+        release_memory()

@@ -71,3 +71,22 @@ def test_a_whole_run_says_whether_the_bench_took_at_most_15_minutes() -> None:
     assert bench.target_lines([])[-1].startswith("- **PASS** `make bench` takes <= 15 min: 14.2 min")  # type: ignore[attr-defined]
     bench.WHOLE_RUN.update(minutes=15.5)  # type: ignore[attr-defined]
     assert bench.target_lines([])[-1].startswith("- **FAIL** `make bench` takes <= 15 min: 15.5 min")  # type: ignore[attr-defined]
+
+
+def test_work_folders_in_memory_are_deleted_and_chosen_ones_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's work folders on tmpfs hold the machine's memory until they are deleted: `release_memory`
+    (called however the run ends) deletes them; a folder the caller chose (`--work`) stays."""
+    bench = _bench()
+    memory, chosen = tmp_path / "studysite-bench", tmp_path / "chosen"
+    for folder in (memory, chosen):
+        (folder / "syn-500" / "docs").mkdir(parents=True)
+        (folder / "syn-500" / "docs" / "index.md").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(bench, "TMPFS_WORK", memory)
+    monkeypatch.setattr(bench, "OUT", chosen)
+    bench.release_memory()  # type: ignore[attr-defined]
+    assert memory.exists() and chosen.exists()
+    monkeypatch.setattr(bench, "OUT", memory)
+    bench.release_memory()  # type: ignore[attr-defined]
+    assert not memory.exists() and chosen.exists()
