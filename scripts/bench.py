@@ -29,8 +29,8 @@ It prints one table and the targets of issue 8 as PASS/FAIL, and writes bench/re
 bench/plot.png and the table into README.md (between the bench markers). Work folders go to
 /dev/shm/studysite-bench/ when it has room (see `work_folder`), and are deleted when the run ends,
 also when it fails or is interrupted (they are memory: 1.9 GB after a whole `make bench`); else to
-bench/out/ (git-ignored), which is kept. `--work` chooses (a folder
-chosen is kept). Run it on an otherwise idle machine: other processes inflate timings.
+bench/out/ (git-ignored), which is kept. `--work` chooses (a folder chosen is kept). Run it on an
+otherwise idle machine: other processes inflate timings.
 """
 
 from __future__ import annotations
@@ -1810,8 +1810,7 @@ def main(argv: list[str]) -> int:
             print(json.dumps(measure_review(Path(args.review_only), browser), indent=1))
             browser.close()
         return 0
-    global OUT
-    OUT = work_folder(args.work)
+    use_work_folder(args.work)
     if args.pages_only:
         OUT.mkdir(parents=True, exist_ok=True)
         os.environ["NO_MKDOCS_2_WARNING"] = "1"
@@ -2035,10 +2034,21 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+IN_MEMORY = False
+"""Whether this run's work folders are the tmpfs one `work_folder` chose (not one given with --work)."""
+
+
+def use_work_folder(choice: str) -> None:
+    """This run's work folder (OUT) for `--work CHOICE`, and whether it is the tmpfs one chosen for it."""
+    global OUT, IN_MEMORY
+    OUT = work_folder(choice)
+    IN_MEMORY = choice == "auto" and OUT == TMPFS_WORK
+
+
 def release_memory() -> None:
     """Delete the tmpfs work folder (`work_folder`): left there, its files would hold the machine's memory
     until the next reboot (1.9 GB after a whole `make bench`, 2026-12-06)."""
-    if OUT == TMPFS_WORK and TMPFS_WORK.exists():
+    if IN_MEMORY and TMPFS_WORK.exists():
         shutil.rmtree(TMPFS_WORK, ignore_errors=True)
         print(f"bench: deleted {TMPFS_WORK} (work folders in memory)", flush=True)
 

@@ -84,9 +84,12 @@ def test_work_folders_in_memory_are_deleted_and_chosen_ones_kept(
         (folder / "syn-500" / "docs").mkdir(parents=True)
         (folder / "syn-500" / "docs" / "index.md").write_text("x", encoding="utf-8")
     monkeypatch.setattr(bench, "TMPFS_WORK", memory)
-    monkeypatch.setattr(bench, "OUT", chosen)
-    bench.release_memory()  # type: ignore[attr-defined]
-    assert memory.exists() and chosen.exists()
-    monkeypatch.setattr(bench, "OUT", memory)
+    monkeypatch.setattr(bench, "work_folder", lambda choice: memory if choice == "auto" else Path(choice))
+    for choice in (str(chosen), str(memory)):  # chosen with --work, even the memory folder: kept
+        bench.use_work_folder(choice)  # type: ignore[attr-defined]
+        bench.release_memory()  # type: ignore[attr-defined]
+        assert memory.exists() and chosen.exists()
+    bench.use_work_folder("auto")  # type: ignore[attr-defined]
+    assert memory == bench.OUT  # type: ignore[attr-defined]
     bench.release_memory()  # type: ignore[attr-defined]
     assert not memory.exists() and chosen.exists()
