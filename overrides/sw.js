@@ -80,7 +80,10 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function respond(event, request, path) {
-  const hit = await caches.match(ROOT + path, { cacheName: CACHE, ignoreSearch: true });
+  // The exact key: every key is stored without its query (sitePath), so a request with one finds its
+  // file too. Chromium's `ignoreSearch` compares every entry of the cache (crbug.com/682677): with
+  // 3,496 files downloaded (500 questions, one language) a page took 0.29 CPU-s to load against 0.19.
+  const hit = await caches.match(ROOT + path, { cacheName: CACHE });
   if (hit) return hit;
   try {
     const response = await fetch(request);
