@@ -35,6 +35,7 @@ const ROOT = new URL("./", self.location.href).href;
 const CHOSEN = ROOT + "__qa-offline/chosen.json";
 
 let manifestOfCache = null;
+let storedList = null;
 let busyUntil = 0;
 let running = null; // the download under way: {scope, done, total, abort}
 
@@ -114,6 +115,27 @@ async function keepIfThisBuild(path, response) {
   const bytes = await response.arrayBuffer();
   if ((await sha(bytes)) !== entry.hash) return; // a newer deploy: its worker will cache it
   await (await caches.open(CACHE)).put(ROOT + path, stored(bytes, response.headers.get("Content-Type")));
+  noteStored(path, true);
+}
+
+/* The site paths this version's cache holds: its keys listed once in this worker's life, then kept up
+   to date by each put and delete here (`noteStored`). Listing them took ~41 ms for 3,496 files, each
+   time the control asked (every home and bank page), and a download asked the cache for each file of
+   its scope in turn (~0.7 ms a file) before it fetched the first. */
+function storedPaths() {
+  if (!storedList) {
+    storedList = caches.open(CACHE).then(async (cache) => new Set((await cache.keys()).map((r) => sitePath(r.url))));
+    storedList.catch(() => {
+      storedList = null; // listed again when next asked
+    });
+  }
+  return storedList;
+}
+
+/* After a put (`present`) or a delete of `path` has completed: in the order they completed, also while
+   the listing is under way (it may or may not have seen the change; the note settles it). */
+function noteStored(path, present) {
+  if (storedList) storedList.then((paths) => (present ? paths.add(path) : paths.delete(path))).catch(() => {});
 }
 
 async function manifest() {
@@ -182,7 +204,10 @@ async function install() {
       );
     }
     const got = await sameBytes.get(f.hash);
-    if (got) await cache.put(ROOT + f.url, stored(got[0], got[1]));
+    if (got) {
+      await cache.put(ROOT + f.url, stored(got[0], got[1]));
+      noteStored(f.url, true);
+    }
   };
   await pool([...new Set([...must, ...kept])].map((f) => () => store(f)));
   await choose({ scopes: [...scopes], saveData });
@@ -225,8 +250,7 @@ function inScope(f, scope) {
    the download under way. */
 async function status(scopes) {
   const files = await manifest();
-  const cache = await caches.open(CACHE);
-  const have = new Set((await cache.keys()).map((r) => sitePath(r.url)));
+  const have = await storedPaths();
   let n = 0;
   let bytes = 0;
   for (const p of have) {
@@ -252,8 +276,8 @@ async function download(scope, scopes) {
   if (running) return;
   const files = [...(await manifest()).values()].filter((f) => inScope(f, scope));
   const cache = await caches.open(CACHE);
-  const missing = [];
-  for (const f of files) if (!(await cache.match(ROOT + f.url))) missing.push(f);
+  const have = await storedPaths();
+  const missing = files.filter((f) => !have.has(f.url));
   const job = { scope, done: 0, total: files.reduce((a, f) => a + f.gz, 0), abort: new AbortController() };
   job.done = job.total - missing.reduce((a, f) => a + f.gz, 0);
   running = job;
@@ -265,6 +289,7 @@ async function download(scope, scopes) {
         if (job.abort.signal.aborted) return;
         const [bytes, type] = await fetchChecked(f, job.abort.signal);
         await cache.put(ROOT + f.url, stored(bytes, type));
+        noteStored(f.url, true);
         job.done += f.gz;
         await tell({ qa: "progress", scope, done: job.done, total: job.total });
       }),
@@ -297,7 +322,10 @@ async function remove(scope, scopes) {
   const others = c.scopes.filter((s) => s !== scope);
   const cache = await caches.open(CACHE);
   for (const f of (await manifest()).values()) {
-    if (inScope(f, scope) && !others.some((s) => inScope(f, s))) await cache.delete(ROOT + f.url);
+    if (inScope(f, scope) && !others.some((s) => inScope(f, s))) {
+      await cache.delete(ROOT + f.url);
+      noteStored(f.url, false);
+    }
   }
   await choose({ scopes: others });
   await tell(await status(scopes)); // before the outcome, as after a download

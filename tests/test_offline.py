@@ -187,6 +187,11 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
         urls = {f.url for f in files}
         assert downloaded <= urls, downloaded - urls
         assert urls <= keys, urls - keys
+        # and the control says what the cache holds: the scope's size, and every file of the site there
+        sizes = {str(r[0]): int(r[1]) for r in manifest["files"]}  # type: ignore[attr-defined]
+        stored_size = said(lang, "已保存，占用 ", "Stored, ") + _size(sum(f.size for f in files))
+        assert row.locator(".qa-offline-control__state").inner_text() == stored_size
+        assert page.locator(".qa-offline-control__summary").inner_text() == _holds(lang, keys, sizes)
 
         # every file of the download is stored byte for byte as built: offline, the worker answers from
         # the cache alone (sw.js `respond`, the same lookup for every address)
@@ -221,6 +226,7 @@ def test_a_download_the_reader_asks_for_reads_and_searches_offline(seed_site: Pa
         )
         left = {server.path(u) for u in page.evaluate(_CACHE_KEYS, _cache_name(seed_site))}
         assert not {f.url for f in files if f.kind == "page"} & left, left
+        assert page.locator(".qa-offline-control__summary").inner_text() == _holds(lang, left, sizes)
         assert button.inner_text().startswith(said(lang, "下载", "Download"))
     ctx.close()
 
@@ -959,6 +965,17 @@ def _site_file(row: list[object]) -> offline.SiteFile:
 def _size(n: int) -> str:
     """A size as offline.js shows it."""
     return f"{max(1, round(n / 1024))} KB" if n < 1024 * 1024 else f"{n / 1048576:.1f} MB"
+
+
+def _holds(lang: str, paths: set[str], sizes: dict[str, int]) -> str:
+    """The control's summary for a cache holding `paths` (the site's files among them, by `sizes`)."""
+    held = [sizes[p] for p in paths if p in sizes]
+    text = said(
+        lang,
+        "这个浏览器里一共保存了本站 {n} 个文件，占用 {size}。",
+        "This browser holds {n} files of this site, {size} in all.",
+    )
+    return text.replace("{n}", str(len(held))).replace("{size}", _size(sum(held)))
 
 
 _SAVE_DATA = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true})});"
