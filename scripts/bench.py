@@ -1123,8 +1123,10 @@ def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
                         break
                     time.sleep(0.2)
         finally:
+            # Ctrl-C, as a reader stops `make serve`: MkDocs then deletes the site it served from a
+            # temporary folder (after a SIGTERM, 118 MB at 500 questions stayed in /tmp each run)
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, signal.SIGTERM)
+                os.killpg(server.pid, signal.SIGINT)
             try:
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
