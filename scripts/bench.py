@@ -81,6 +81,8 @@ from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, copy_banks, prepare_work  # n
 OUT = ROOT / "bench" / "out"
 """Work folders; `--work` (main) may move them."""
 TMPFS_WORK = Path("/dev/shm/studysite-bench")
+IN_MEMORY = False
+"""Whether this run's work folders are the tmpfs one `work_folder` chose (not one given with --work)."""
 RESULTS = ROOT / "bench" / "results.md"
 PLOT = ROOT / "bench" / "plot.png"
 SCALING = ROOT / "bench" / "scaling.md"
@@ -249,6 +251,21 @@ def work_folder(choice: str) -> Path:
     return ROOT / "bench" / "out"
 
 
+def use_work_folder(choice: str) -> None:
+    """This run's work folder (OUT) for `--work CHOICE`, and whether it is the tmpfs one chosen for it."""
+    global OUT, IN_MEMORY
+    OUT = work_folder(choice)
+    IN_MEMORY = choice == "auto" and OUT == TMPFS_WORK
+
+
+def release_memory() -> None:
+    """Delete the tmpfs work folder (`work_folder`): left there, its files would hold the machine's memory
+    until the next reboot (1.9 GB after a whole `make bench`, 2026-12-06)."""
+    if IN_MEMORY and TMPFS_WORK.exists():
+        shutil.rmtree(TMPFS_WORK, ignore_errors=True)
+        print(f"bench: deleted {TMPFS_WORK} (work folders in memory)", flush=True)
+
+
 def make_corpus(label: str, questions: int) -> Corpus:
     work = OUT / f"{label}-{questions}"
     if work.exists():
@@ -275,7 +292,8 @@ def time_generator(c: Corpus, runs: int) -> Generated:
     answer line changed, then generated with the previous output and cache, once as `make serve`
     does (in this process, without forks, in place: `Row.gen_edit`) and once more as `make site` does
     (a new process, as `make pages`: `Row.gen_edit_site`, and until its record is written:
-    `Row.gen_edit_recorded`), and then with nothing changed in a new process again (`Row.gen_warm_site`). Medians of `runs` rounds; their CPU times go to `cpu`.
+    `Row.gen_edit_recorded`), and then with nothing changed in a new process again
+    (`Row.gen_warm_site`). Medians of `runs` rounds; their CPU times go to `cpu`.
     Then one cold run in a single process (no forks, STUDYSITE_SERIAL=1); the median time of its
     phases (same functions, without the cache); and the I/O floor: plain creation of the same files
     in an empty folder, no logic. The corpus gets its slugs.lock first, as a repository has one."""
@@ -1431,17 +1449,17 @@ def targets(rows: list[Row]) -> list[tuple[bool | None, str]]:
             out.append((None, f"{what}: not measured"))
 
     big, mid, small = syn.get(5000), syn.get(500), syn.get(14)
-    for what, seconds in (
-        ("cold: empty docs/", "gen"),
-        ("warm: nothing changed, as `make serve` runs it (the same process)", "gen_warm"),
-        ("warm: nothing changed, as `make pages` runs it (a new process)", "gen_warm_site"),
-        ("after one edited answer, as `make serve` runs it (the same process)", "gen_edit"),
-        ("after one edited answer, as `make pages` runs it (a new process)", "gen_edit_site"),
+    for what, seconds, cpu in (
+        ("cold: empty docs/", "gen", "cold"),
+        ("warm: nothing changed, as `make serve` runs it (the same process)", "gen_warm", "warm"),
+        ("warm: nothing changed, as `make pages` runs it (a new process)", "gen_warm_site", "warm_site"),
+        ("after one edited answer, as `make serve` runs it (the same process)", "gen_edit", "edit"),
+        ("after one edited answer, as `make pages` runs it (a new process)", "gen_edit_site", "edit_site"),
     ):
         check(
             lambda s=seconds: 0 < getattr(big, s) < 2.0,
-            lambda s=seconds, w=what: (
-                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[{'gen': 'cold', 'gen_warm': 'warm', 'gen_warm_site': 'warm_site', 'gen_edit': 'edit', 'gen_edit_site': 'edit_site'}[s]]:.2f} s)"  # type: ignore[union-attr]
+            lambda s=seconds, c=cpu: (
+                f"{getattr(big, s):.2f} s (CPU {big.gen_cpu[c]:.2f} s)"  # type: ignore[union-attr]
                 + (_edit_phases(big) if s == "gen_edit" else "")  # type: ignore[arg-type]
                 + (
                     f"; its record for the next generation written by {big.gen_edit_recorded:.2f} s"  # type: ignore[union-attr]
@@ -1976,7 +1994,7 @@ def main(argv: list[str]) -> int:
         f"medians of {BUILD_RUNS} runs by size. "
         "The two excluded steps are also timed in-process ('ours, full build only').",
         "Peak memory: ru_maxrss of the build process and its children (Pagefind), from wait4().",
-        f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs, deleted when the run ends, so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
+        f"Work folders (corpora, docs/, sites): {OUT} ({'tmpfs' + (', deleted when the run ends' if IN_MEMORY else '') + ', so file creation does not depend on what the disk did before; see work_folder() in scripts/bench.py' if OUT == TMPFS_WORK else 'on disk'}).",
         "Page sizes: every question page's index.html in Chinese and English; 'largest' is the biggest of them. "
         "The synthetic corpora share their first 14 questions, so 'first question of the first bank' is the same "
         "content at every size (its growth is navigation and links).",
@@ -2034,25 +2052,6 @@ def main(argv: list[str]) -> int:
         update_readme([*table(rows), "", "Targets (issue 8):", "", *target_lines(rows)])
         print(f"bench: wrote {RESULTS.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
     return 0
-
-
-IN_MEMORY = False
-"""Whether this run's work folders are the tmpfs one `work_folder` chose (not one given with --work)."""
-
-
-def use_work_folder(choice: str) -> None:
-    """This run's work folder (OUT) for `--work CHOICE`, and whether it is the tmpfs one chosen for it."""
-    global OUT, IN_MEMORY
-    OUT = work_folder(choice)
-    IN_MEMORY = choice == "auto" and OUT == TMPFS_WORK
-
-
-def release_memory() -> None:
-    """Delete the tmpfs work folder (`work_folder`): left there, its files would hold the machine's memory
-    until the next reboot (1.9 GB after a whole `make bench`, 2026-12-06)."""
-    if IN_MEMORY and TMPFS_WORK.exists():
-        shutil.rmtree(TMPFS_WORK, ignore_errors=True)
-        print(f"bench: deleted {TMPFS_WORK} (work folders in memory)", flush=True)
 
 
 if __name__ == "__main__":
