@@ -374,7 +374,7 @@ def test_in_place_builds_use_the_cache_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.unit
-def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> None:
+def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The in-place writer hands the record each file's state as it found or wrote it (instead of a
     second walk of docs/): the same states a walk reads, stray files deleted, so that the next
     generation with nothing changed is `unchanged`, here and in a new process."""
@@ -391,9 +391,7 @@ def test_an_in_place_generation_records_docs_as_it_left_them(tmp_path: Path) -> 
     assert state == cache.tree_state(docs)
     assert [s[0] for s in state] == paths
     assert generate(banks, docs, in_place=True).unchanged
-    cache._HELD.clear()
-    cache._HELD_PAGES.clear()
-    cache._HELD_RESULT.clear()  # as a new process: the record is read
+    _as_a_new_process(monkeypatch)  # the record is read
     assert generate(banks, docs, in_place=True).unchanged
 
 
@@ -537,7 +535,9 @@ def test_the_cache_stays_within_about_two_sites_worth(tmp_path: Path, monkeypatc
 
 
 @pytest.mark.unit
-def test_the_pages_of_the_last_generation_are_read_without_its_result(tmp_path: Path) -> None:
+def test_the_pages_of_the_last_generation_are_read_without_its_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The record keeps docs/'s state and the page keys apart from the result: after an edit (`last_pages`)
     only that first part is read, so a record whose result is cut off or damaged still names each
     page's key, while `unchanged` finds no result in it and the generation runs (with the same files)."""
@@ -554,12 +554,11 @@ def test_the_pages_of_the_last_generation_are_read_without_its_result(tmp_path: 
     assert cache.unchanged(docs, data[len(cache.SERIAL) : start]) is not None
     for damaged in (data[:end], data[:-1] + bytes([data[-1] ^ 0xFF])):
         record.write_bytes(damaged)
-        cache._HELD_PAGES.clear()
-        cache._HELD_RESULT.clear()
+        _as_a_new_process(monkeypatch)
         assert cache.last_pages(docs) == pages
         assert cache.unchanged(docs, data[len(cache.SERIAL) : start]) is None  # the record's own key
     record.write_bytes(data[: end - 1])  # the first part cut short: nothing is taken from it
-    cache._HELD_PAGES.clear()
+    _as_a_new_process(monkeypatch)
     assert cache.last_pages(docs) == {}
     again = generate(banks, docs)
     assert not again.unchanged and again.files == generate(banks, tmp_path / "plain", use_cache=False).files
