@@ -76,7 +76,7 @@ from studysite.model import LANGS  # noqa: E402
 from studysite.parallel import SERIAL_ENV, Side, can_fork  # noqa: E402
 from studysite.write import build_lock, wait_for_removals  # noqa: E402
 from tests.qualitykit import LIGHTHOUSE_QUIET_MS, lighthouse, serve_pages  # noqa: E402
-from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, copy_banks, prepare_work  # noqa: E402
+from tests.sitekit import CHROMIUM, CHROMIUM_ARGS, MKDOCS_CLI, copy_banks, prepare_work  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 """Work folders; `--work` (main) may move them."""
@@ -1102,7 +1102,7 @@ def measure_rebuild(row: Row, env: dict[str, str], dirty: bool) -> float:
     port = _free_port()
     # --no-strict: a synthetic corpus leaves some glossary terms unused, a warning that strict mode
     # turns into an abort (run_build's builds are not strict either)
-    cmd = [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"]
+    cmd = [sys.executable, "-c", MKDOCS_CLI, "serve", "--no-strict", "-a", f"127.0.0.1:{port}", "-f", "mkdocs.yml"]
     if dirty:
         cmd.append("--dirty")
     log_path = c.work / f"serve{'-dirty' if dirty else ''}.log"

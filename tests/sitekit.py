@@ -46,6 +46,15 @@ the renderer that the profile's keeper page (_ContextPool) keeps alive between t
 page would start one of its own (a reused profile and a question page: chromium CPU 429 ms a test
 against 550 ms, 20 tests each, 2026-12-03). Every 127.0.0.1 server is one site (the port is not
 part of it). Pages behave as in separate processes; they only share a main thread."""
+MKDOCS_CLI = (
+    "import signal\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "from mkdocs.__main__ import cli\n"
+    "cli(prog_name='mkdocs')\n"
+)
+"""`python -c MKDOCS_CLI serve ...`: the `mkdocs` command, stopped by SIGINT as Ctrl-C stops it (MkDocs then
+deletes the site it served from a temporary folder) also where it was started from a shell that ignores
+SIGINT in the jobs it runs in the background (a script's `cmd &`: Python then leaves SIGINT ignored)."""
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 

@@ -12,7 +12,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from tests.sitekit import copy_banks, prepare_work
+from tests.sitekit import MKDOCS_CLI, copy_banks, prepare_work
 
 
 def _free_port() -> int:
@@ -72,7 +72,7 @@ def _serving(
             [
                 sys.executable,
                 "-c",
-                patch + _RUN_MKDOCS,
+                patch + "\n" + MKDOCS_CLI,
                 "serve",
                 *options,
                 "-a",
@@ -102,9 +102,6 @@ def _serving(
 def _leftovers(tmp_path: Path) -> list[str]:
     """What a server `_serving` ran left in its temporary folder."""
     return sorted(p.name for p in (tmp_path / "tmp").iterdir())
-
-
-_RUN_MKDOCS = "\nfrom mkdocs.__main__ import cli\ncli(prog_name='mkdocs')\n"
 
 
 def _edit_answer(bank: Path, old: str, new: str) -> None:
