@@ -412,15 +412,26 @@ async function sha(bytes) {
     .slice(0, 16);
 }
 
+/* Runs `tasks`, PARALLEL at a time. After a failure no task starts, and the first error is thrown once
+   every task under way has ended: what comes after (the outcome the pages are told, the status) then
+   sees every file those tasks stored, and no late progress message follows it. */
 async function pool(tasks) {
   let next = 0;
+  let failed = null;
   const worker = async () => {
-    while (next < tasks.length) {
+    while (next < tasks.length && !failed) {
       await quiet();
-      if (next < tasks.length) await tasks[next++]();
+      if (next < tasks.length && !failed) {
+        try {
+          await tasks[next++]();
+        } catch (error) {
+          failed = failed || { error };
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+  if (failed) throw failed.error;
 }
 
 /* Resolves once the reader has not searched for QUIET_MS. */
