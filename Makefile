@@ -6,13 +6,17 @@ PIP     := $(PY) -m pip install --quiet --disable-pip-version-check --require-ha
 MKDOCS  := .venv/bin/mkdocs
 BIOME   := node_modules/.bin/biome
 PORT    ?= 8000
-# Tiers run on every core (pytest-xdist). In `make test` a test file stays on one worker, so its module
-# fixtures (built sites) are built once. `make test JOBS=0` runs in one process. One worker per core:
-# a third was no faster here once Lighthouse ran in one chromium (2 cores, quiet, 2026-12-02: 2
-# workers 403 s, 3 workers 404 s, its Lighthouse runs slower and retried under the extra load, and
-# the offline update test failed once); `make test JOBS=3` is there to try it.
-JOBS    ?= auto
-PYTEST  := $(PY) -m pytest -p no:cacheprovider -n $(JOBS)
+# Tiers run on pytest-xdist workers: `make unit` one per core (its tests only compute), `make test` one
+# more than the cores. In `make test` a test file stays on one worker, so its module fixtures (built
+# sites) are built once, and its tests wait for a while (pages until the network is idle, servers until
+# a rebuild is served, a child build's start-up): with one worker per core the 2-core machine was 9 %
+# idle; a third worker fills that (2026-12-06, alternating in place: 3 workers 370.8, 374.5, 377.3 s;
+# 2 workers 399.9, 414.3, 396.8 s; Lighthouse passing in each). `make test JOBS=0` runs in one process;
+# JOBS=N sets the workers of any tier.
+CORES   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+UNIT_JOBS = $(or $(JOBS),$(CORES))
+TEST_JOBS = $(or $(JOBS),$(shell echo $$(($(CORES) + 1))))
+PYTEST  := $(PY) -m pytest -p no:cacheprovider
 TIMED   := bash scripts/timed.sh
 export NO_MKDOCS_2_WARNING := 1
 # Compiled Python (__pycache__/, git-ignored), pytest's rewritten test modules included, is kept even
@@ -50,7 +54,7 @@ site: .venv/.runtime node_modules/.runtime           ## build the complete bilin
 	$(PY) -m studysite site
 
 unit: .venv/.dev                                     ## fast tests: parser, model, enrich, render, errors on fixture banks (< 30 s)
-	@$(TIMED) unit $(PYTEST) -q -m unit tests
+	@$(TIMED) unit $(PYTEST) -n $(UNIT_JOBS) -q -m unit tests
 
 lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CSS) and actionlint (workflows)
 	@$(TIMED) lint sh -c '$(PY) -m ruff check studysite scripts tests \
@@ -62,10 +66,10 @@ lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CS
 check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
 
 test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
-	@$(TIMED) test $(PYTEST) --dist loadfile --no-loadscope-reorder --durations=15 tests
+	@$(TIMED) test $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder --durations=15 tests
 
 screenshots: .venv/.dev node_modules/.dev system-deps ## every screenshot test in all four looks (phone/desktop x light/dark) into tests/artifacts/
-	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) --dist loadfile --no-loadscope-reorder -k "screenshot or look_right" tests
+	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder -k "screenshot or look_right" tests
 
 format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
 	$(PY) -m ruff format studysite scripts tests
