@@ -120,6 +120,39 @@ class Side(Generic[T]):
             self._reap()
 
 
+class Gate:
+    """A one-shot signal from this process to a Side child forked while the gate is shut: the child's
+    `wait()` returns once this process has called `open()` (or has died). Where nothing was forked (the
+    Side's work runs in this process at `result()`, after `open()`), `wait()` returns at once.
+    `open()` is safe to call more than once; call it in a `finally` (it closes the pipe's ends here)."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        self._opened = False
+
+    def open(self) -> None:
+        if self._opened:
+            return
+        self._opened = True
+        try:
+            os.write(self._write, b"\0")  # a child blocked in wait() reads it; the pipe holds it otherwise
+        finally:
+            os.close(self._write)
+            os.close(self._read)
+
+    def wait(self) -> None:
+        if self._opened:
+            return
+        # In a forked child: its copy of the write end is closed first, so that the parent's death
+        # (its copy closed by the kernel) ends the read with nothing instead of blocking it forever.
+        self._opened = True
+        os.close(self._write)
+        try:
+            os.read(self._read, 1)
+        finally:
+            os.close(self._read)
+
+
 class Program:
     """`main()` run as if it were a program of its own, in a forked child: what it prints (stdout and
     stderr) goes to the file `output`, its return value is the exit status, and an exception that

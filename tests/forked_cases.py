@@ -5,6 +5,7 @@ pytest process, because the test session itself runs server threads."""
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,45 @@ def test_forked_language_builds_write_the_same_site_as_child_processes(
     forked = _tree(tmp_path / "forked")
     assert forked == _tree(tmp_path / "started")
     assert any(name.startswith("en/") for name in forked) and "index.html" in forked
+
+
+def test_the_zips_first_part_takes_the_decks_once_their_gate_opens(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The zip's first part is compressed by a forked child beside Pagefind (offline.begin_zip) while
+    the build may still be writing the decks: the child zips the pages, then waits at the gate, and
+    takes the decks as the build left them once it opens. The zip holds them whole, in the order of a
+    zip written in one go, and write_zip has nothing to zip again."""
+    from studysite.site import offline
+
+    if not parallel.can_fork():
+        pytest.fail("this machine cannot run the forked path (one core, or threads running): the test needs two cores")
+    site = tmp_path / "site"
+    for path, text in {"index.html": "<!doctype html><p>home</p>", "pagefind/x.pf_index": "index"}.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(text, encoding="utf-8")
+    languages = [offline.Language(LANGUAGES.main.lang, "", LANGUAGES.main.html_lang)]
+    decks = parallel.Gate()
+    first = offline.begin_zip(site, languages, fork=True, decks=decks)
+    wchan = Path(f"/proc/{first._pid}/wchan")
+    while "pipe_read" not in wchan.read_text():  # the child blocked reading the gate's pipe
+        assert os.waitpid(first._pid, os.WNOHANG) == (0, 0), "the child ended without waiting for the decks"
+    csv = "q,a\n" * 5000
+    (site / "downloads").mkdir(exist_ok=True)  # the child made it for the zip
+    (site / "downloads" / "bank.csv").write_text(csv, encoding="utf-8")
+    (site / "downloads" / "bank.zh.apkg").write_bytes(b"deck")
+    decks.open()
+    with caplog.at_level("INFO"):
+        out, packed = offline.write_zip(site, languages, first)
+    assert not caplog.text  # nothing the child read changed afterwards
+    forked = out.read_bytes()
+    with zipfile.ZipFile(out) as zf:
+        assert zf.read(f"{offline.ZIP_FOLDER}/downloads/bank.csv").decode() == csv
+        names = [n.split("/", 1)[1] for n in zf.namelist()]
+    assert names[0] == "index.html" and names[-3:] == [
+        "downloads/bank.csv",
+        "downloads/bank.zh.apkg",
+        "pagefind/x.pf_index",
+    ]
+    assert {"downloads/bank.csv", "pagefind/x.pf_index"} <= set(packed)
+    assert offline.write_zip(site, languages)[0].read_bytes() == forked

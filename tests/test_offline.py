@@ -663,12 +663,14 @@ def test_zip_holds_both_languages_in_one_folder(seed_site: Path) -> None:
     with zipfile.ZipFile(seed_site / offline.ZIP_PATH) as zf:
         names = zf.namelist()
         # A fixed order (the same site gives the same zip): the site's files by path, the study data
-        # scripts, then the files that finishing steps write beside the zip's first part (ZIP_LAST)
+        # scripts, the decks (ZIP_DECKS), then the files Pagefind writes beside the zip's first part (ZIP_LAST)
         paths = [n.split("/", 1)[1] for n in names]
         scripts = {root + f for root in LANGUAGES.roots for f in (offline.FILE_DATA, offline.FILE_ANSWERS)}
-        first = [p for p in paths if not p.startswith(offline.ZIP_LAST) and p not in scripts]
+        decks = [p for p in paths if p.startswith(offline.ZIP_DECKS)]
         last = [p for p in paths if p.startswith(offline.ZIP_LAST)]
-        assert last and paths == [*sorted(first), *sorted(scripts, key=paths.index), *sorted(last)]
+        first = [p for p in paths if p not in (*scripts, *decks, *last)]
+        assert decks and last
+        assert paths == [*sorted(first), *sorted(scripts, key=paths.index), *sorted(decks), *sorted(last)]
         assert {n.split("/")[0] for n in names} == {offline.ZIP_FOLDER}
         assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in zf.infolist())
         # already compressed files (decks, Pagefind's index) are stored as they are, the rest deflated

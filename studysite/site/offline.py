@@ -1,7 +1,7 @@
 """Offline reading: the service worker and manifest of one build, and the whole site as a zip for file://.
 
 Runs last, on the finished site (both languages, Pagefind, sitemap); only the zip's first part, every
-file but Pagefind's and the decks, starts earlier, beside Pagefind (begin_zip). It hashes every file,
+file but Pagefind's, starts earlier, beside Pagefind (begin_zip). It hashes every file,
 derives the build version from those hashes (no clock: the same site gives the same bytes), and writes
   - offline-manifest.json: every file with its size, hash and precache group;
   - sw.js at the site root (overrides/sw.js with the version and its strings baked in): a new build
@@ -59,6 +59,7 @@ from .. import parallel
 from ..i18n import t
 from ..languages import holding
 from ..model import Lang
+from ..pages.downloads import FOLDER
 from ..pages.offline_control import SCOPE_SIZE_SLOT, ZIP_PATH
 from ..project import ROOT
 
@@ -283,33 +284,43 @@ def manifest_json(files: list[SiteFile], languages: list[Language], version: str
     return head[:-1] + ',\n"files": [\n' + rows + "\n]}\n"
 
 
-ZIP_LAST = ("pagefind/", "downloads/")
-"""Folders of the site that later finishing steps write (Pagefind's index, the Anki/CSV decks) while
-the zip's first part is compressed beside them (begin_zip): zipped last, after those steps are done."""
+ZIP_LAST = ("pagefind/",)
+"""Pagefind's index, which Pagefind writes while the zip's first part is compressed beside it
+(begin_zip): zipped last, by write_zip once Pagefind is done."""
+ZIP_DECKS = FOLDER + "/"
+"""The Anki/CSV decks, which may still be being written when the zip's first part starts: it takes
+them after the pages and the study data scripts, once its `decks` gate opens (begin_zip)."""
 
 
 @dataclass(frozen=True)
 class ZipFirst:
-    """The zip's first part, in its .tmp file: every file outside ZIP_LAST and the study data scripts."""
+    """The zip's first part, in its .tmp file: every file outside ZIP_LAST, with the study data scripts
+    after the pages and before the decks."""
 
     seen: dict[str, tuple[int, int]]
     """Each file it read, by path: (mtime in ns, size) before reading (a file changed since is read again)."""
 
 
-def begin_zip(site_dir: Path, languages: list[Language], *, fork: bool) -> parallel.Side[ZipFirst]:
+def begin_zip(
+    site_dir: Path, languages: list[Language], *, fork: bool, decks: parallel.Gate | None = None
+) -> parallel.Side[ZipFirst]:
     """Start the zip's first part: in a forked child (`fork`, when forking is safe) while this process
-    goes on, else in this process when write_zip asks. Call it when every page is in place. Pagefind
-    runs meanwhile and leaves part of the second core idle: at 5,000 questions the two took 45 s side
-    by side, against 27 s and 30 s one after the other (a floor build, 2026-12-04)."""
+    goes on, else in this process when write_zip asks. Call it when every page is in place; `decks`:
+    a gate this process opens once the decks are written (None: they are). Pagefind runs meanwhile
+    and leaves part of the second core idle: at 5,000 questions the two took 45 s side by side,
+    against 27 s and 30 s one after the other (a floor build, 2026-12-04). The decks' CSV files
+    deflated here rather than after Pagefind (write_zip) took 1.3 s off the end of a full build at 5,000
+    questions, where the child finished the pages ~7 s before Pagefind (2026-12-06)."""
     _remove_previous(site_dir, languages)
-    return parallel.Side(lambda: _zip_first(site_dir, languages), fork=fork and parallel.can_fork())
+    return parallel.Side(lambda: _zip_first(site_dir, languages, decks=decks), fork=fork and parallel.can_fork())
 
 
 def write_zip(
     site_dir: Path, languages: list[Language], first: parallel.Side[ZipFirst] | None = None
 ) -> tuple[Path, dict[str, int]]:
-    """The site for file://: fixed entry order (every file outside ZIP_LAST by path, the study data
-    scripts, then ZIP_LAST's files by path), timestamps and modes, so the same site gives the same zip.
+    """The site for file://: fixed entry order (by path: every file outside ZIP_LAST and ZIP_DECKS; the
+    study data scripts; ZIP_DECKS's files; ZIP_LAST's files), timestamps and modes, so the same site
+    gives the same zip.
     `first`: begin_zip's part, if begun; it is zipped again here if a file it read changed meanwhile.
     Returns the zip and the compressed size of each site file it holds, by path."""
     out = site_dir / ZIP_PATH
@@ -333,10 +344,11 @@ def write_zip(
     return out, packed
 
 
-def _zippable(site_dir: Path) -> dict[str, tuple[int, int]]:
-    """Every file the zip holds, by path below the site root: (mtime in ns, size)."""
+def _zippable(site_dir: Path, below: str = "") -> dict[str, tuple[int, int]]:
+    """Every file the zip holds (in the folder `below` only, if given), by path below the site root:
+    (mtime in ns, size)."""
     found = {}
-    for folder, _dirs, names in os.walk(site_dir):
+    for folder, _dirs, names in os.walk(site_dir / below):
         for name in names:
             file = Path(folder, name)
             path = file.relative_to(site_dir).as_posix()
@@ -346,26 +358,40 @@ def _zippable(site_dir: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def _zip_first(site_dir: Path, languages: list[Language], seen: dict[str, tuple[int, int]] | None = None) -> ZipFirst:
-    """Write the zip's .tmp with every file outside ZIP_LAST, then each language's study data scripts:
-    the question list and every question page's answer, gathered from the same files. `seen`: those
-    files as a walk just found them (_zippable's, without ZIP_LAST), when the caller made one."""
+def _zip_first(
+    site_dir: Path,
+    languages: list[Language],
+    seen: dict[str, tuple[int, int]] | None = None,
+    decks: parallel.Gate | None = None,
+) -> ZipFirst:
+    """Write the zip's .tmp with every file outside ZIP_LAST and ZIP_DECKS, then each language's study
+    data scripts (the question list and every question page's answer, gathered from the same files),
+    then the decks, once the gate `decks` opens (None: they are complete). `seen`: every file outside
+    ZIP_LAST as a walk just found them (_zippable's), when the caller made one."""
     out = site_dir / ZIP_PATH
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     # each file's state as it was before it is read: a change after that shows in write_zip
-    if seen is None:
-        seen = {path: key for path, key in _zippable(site_dir).items() if not path.startswith(ZIP_LAST)}
+    walked = seen if seen is not None else _zippable(site_dir)
+    pages = {path: key for path, key in walked.items() if not path.startswith((*ZIP_LAST, ZIP_DECKS))}
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
-        for path in sorted(seen):
+        for path in sorted(pages):
             _add(zf, path, _zip_bytes(site_dir, path, languages, data, answers))
         for lang in languages:
             shim = FILE_FETCH_SOURCE.read_text(encoding="utf-8")
             _add(zf, lang.root + FILE_DATA, (_script("qaFileData", data[lang.root]) + shim).encode("utf-8"))
             _add(zf, lang.root + FILE_ANSWERS, _script("qaFileAnswers", answers[lang.root]).encode("utf-8"))
-    return ZipFirst(seen)
+        if seen is not None:
+            found = {path: key for path, key in seen.items() if path.startswith(ZIP_DECKS)}
+        else:
+            if decks is not None:
+                decks.wait()
+            found = _zippable(site_dir, ZIP_DECKS)
+        for path in sorted(found):
+            _add(zf, path, _zip_bytes(site_dir, path, languages))
+    return ZipFirst(pages | found)
 
 
 def _zip_bytes(

@@ -266,9 +266,11 @@ def finish_site(
 
         write_search_terms(site_dir, generated.site, config.extra["qa"]["languages"])
     step("sitemap written")
-    # Every page is in place now: the offline zip's first part (every file but Pagefind's and the
-    # decks) is compressed by a forked child beside Pagefind, which leaves part of the second core idle.
-    zip_first = begin_zip(site_dir, site_languages(config), fork=True)
+    # Every page is in place now: the offline zip's first part (every file but Pagefind's; the decks
+    # last, once the gate opens) is compressed by a forked child beside Pagefind, which leaves part of
+    # the second core idle.
+    decks_written = parallel.Gate()
+    zip_first = begin_zip(site_dir, site_languages(config), fork=True, decks=decks_written)
     pagefind = start_pagefind(site_dir)
     try:
         if generated is not None and generated.sources is not None:
@@ -287,6 +289,7 @@ def finish_site(
         if downloads is not None:
             written = downloads.result()
             log.info("studysite: wrote %d deck and CSV file(s) into %s", len(written), site_dir / "downloads")
+        decks_written.open()
         step("downloads written")
         wait_pagefind(pagefind, site_dir, _languages(config), report)
         step("search index written (Pagefind)")
@@ -296,6 +299,8 @@ def finish_site(
         zip_first.cancel()
         stop_pagefind(pagefind)
         raise
+    finally:
+        decks_written.open()
     # Last: it hashes the finished site (a file changed after it would fail the worker's checks).
     finish_offline(site_dir, config, zip_first)
 
