@@ -271,8 +271,9 @@ def finish_site(
     # the second core idle.
     decks_written = parallel.Gate()
     zip_first = begin_zip(site_dir, site_languages(config), fork=True, decks=decks_written)
-    pagefind = start_pagefind(site_dir)
+    pagefind: subprocess.Popen[str] | None = None
     try:
+        pagefind = start_pagefind(site_dir)
         if generated is not None and generated.sources is not None:
             from .verify import check_built_site, check_lists
 
@@ -297,7 +298,8 @@ def finish_site(
         if downloads is not None:
             downloads.cancel()
         zip_first.cancel()
-        stop_pagefind(pagefind)
+        if pagefind is not None:
+            stop_pagefind(pagefind)
         raise
     finally:
         decks_written.open()
