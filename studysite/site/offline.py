@@ -571,7 +571,7 @@ def _url(path: str) -> str:
 
 
 def _offline_output(path: str) -> bool:
-    return path in (MANIFEST, SERVICE_WORKER) or path.startswith("downloads/")
+    return path in (MANIFEST, SERVICE_WORKER) or path.startswith(ZIP_DECKS)
 
 
 def _left_out_of_zip(path: str) -> bool:
