@@ -50,7 +50,11 @@ def data(seed_site: Path) -> dict[str, dict[str, object]]:
 
 @pytest.fixture(scope="session")
 def seed_url(seed_site: Path) -> Iterator[str]:
-    with serve(seed_site) as url:
+    # The seed site never changes during a run: served with GitHub Pages' max-age, the browser reuses
+    # its files instead of revalidating each one on every load once their heuristic freshness (a
+    # tenth of their age, seconds after the build) runs out: ~300 requests fewer per 45 loads, and
+    # tests/test_reader.py 4.5 % less CPU (3 pairs alternating, 2026-12-06).
+    with serve(seed_site, max_age=sitekit.PAGES_MAX_AGE) as url:
         sitekit.CONTEXTS.stable.add(url.rstrip("/"))  # its files never change: reused profiles may cache them
         yield url
 

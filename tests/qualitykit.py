@@ -15,7 +15,7 @@ import urllib.parse
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
-from tests.sitekit import CHROMIUM, ROOT, QuietServer, settle, wait_for_search, watch_search
+from tests.sitekit import CHROMIUM, PAGES_MAX_AGE, ROOT, QuietServer, settle, wait_for_search, watch_search
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -147,7 +147,7 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Vary", "Accept-Encoding")
-        self.send_header("Cache-Control", "max-age=600")
+        self.send_header("Cache-Control", f"max-age={PAGES_MAX_AGE}")
         self.end_headers()
         return io.BytesIO(body)
 

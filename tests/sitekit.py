@@ -237,14 +237,32 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    max_age: int | None = None
+    """Seconds the browser may reuse a file without asking again (Cache-Control), or None: no such
+    header, and the browser revalidates a file once its heuristic freshness (a tenth of the file's
+    age) runs out: minutes after a build, every few seconds."""
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def end_headers(self) -> None:
+        if self.max_age is not None:
+            self.send_header("Cache-Control", f"max-age={self.max_age}")
+        super().end_headers()
+
+
+PAGES_MAX_AGE = 600
+"""The Cache-Control max-age GitHub Pages sends with every file (tests/qualitykit.serve_pages with its
+gzipped ones)."""
+
 
 @contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 (a free port); yields the base URL ending in '/'."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(directory: Path, *, max_age: int | None = None) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 (a free port); yields the base URL ending in '/'. `max_age`: send
+    Cache-Control max-age as GitHub Pages does (PAGES_MAX_AGE), for a folder that does not change
+    while it is served; a test that rebuilds the site it serves leaves it out."""
+    handler_class = type("_Handler", (_QuietHandler,), {"max_age": max_age})
+    handler = functools.partial(handler_class, directory=str(directory))
     server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
