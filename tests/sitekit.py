@@ -239,8 +239,8 @@ class QuietServer(http.server.ThreadingHTTPServer):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     max_age: int | None = None
     """Seconds the browser may reuse a file without asking again (Cache-Control), or None: no such
-    header, and the browser revalidates a file once its heuristic freshness (a tenth of the file's
-    age) runs out: minutes after a build, every few seconds."""
+    header, and the browser revalidates a file once its heuristic freshness runs out (a tenth of the
+    file's age when it was fetched: a few seconds for a site built a minute before)."""
 
     def log_message(self, format: str, *args: object) -> None:
         pass
