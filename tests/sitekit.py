@@ -15,6 +15,7 @@ import sysconfig
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,20 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
+def _midday_zone() -> tuple[str, timezone]:
+    """The whole-hour time zone where it is now between 12:00 and 13:00, by its IANA name and offset."""
+    hours = 12 - datetime.now(UTC).hour  # -11 (at 23:xx UTC) to +12 (at 00:xx UTC)
+    name = "Etc/GMT" + (f"{-hours:+d}" if hours else "")  # POSIX signs: Etc/GMT-8 is UTC+8
+    return name, timezone(timedelta(hours=hours))
+
+
+READER_ZONE, READER_TZ = _midday_zone()
+"""The time zone of every profile `reader` opens (READER_TZ in Python): where the run starts at midday.
+The study pages count a reader's day in local time ("due today" is due before local midnight), so in
+UTC a test that grades "Again" (back in minutes) at 23:59 found nothing due today (test_study failed so
+at 23:59:35 UTC, 2026-12-06): a run now has eleven hours before the browser's day ends, whenever it starts."""
+
+
 @contextlib.contextmanager
 def reader(
     browser: object,
@@ -77,6 +92,7 @@ def reader(
     were cleared and whose pages were closed, and whose HTTP cache holds only files of the session's
     seed site, which never change."""
     options.setdefault("service_workers", "block")
+    options.setdefault("timezone_id", READER_ZONE)
     context = CONTEXTS.take(browser, viewport=viewport, **options)
     if timeout is not None:
         context.set_default_timeout(timeout)  # type: ignore[attr-defined]

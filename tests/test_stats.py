@@ -8,7 +8,7 @@ import json
 import re
 import time
 import zlib
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -73,9 +73,9 @@ LOCALES = {"zh": "zh-CN", "en": "en", "zh-Hant": "zh-TW"}
 
 
 def reader(browser: Any, **options: Any) -> Any:
-    """A fresh browser profile in UTC (the plots' days), failing on any script error but the refused
-    requests the tests provoke."""
-    return sitekit.reader(browser, timezone_id="UTC", expected=_expected, **options)
+    """A fresh browser profile in sitekit.READER_ZONE (the plots' days are its days: noon()), failing
+    on any script error but the refused requests the tests provoke."""
+    return sitekit.reader(browser, expected=_expected, **options)
 
 
 def _expected(text: str) -> bool:
@@ -107,8 +107,8 @@ def snapshot(page: Any) -> dict[str, Any]:
 
 
 def noon(days_ago: int) -> int:
-    """ms at 12:00 UTC `days_ago` days before today (the browser runs in UTC too)."""
-    today = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
+    """ms at 12:00 `days_ago` days before today, in the browser's time zone (sitekit.READER_TZ)."""
+    today = datetime.now(sitekit.READER_TZ).replace(hour=12, minute=0, second=0, microsecond=0)
     return int((today - timedelta(days=days_ago)).timestamp() * 1000)
 
 
