@@ -70,8 +70,9 @@ def _midday_zone() -> tuple[str, timezone]:
 READER_ZONE, READER_TZ = _midday_zone()
 """The time zone of every profile `reader` opens (READER_TZ in Python): where the run starts at midday.
 The study pages count a reader's day in local time ("due today" is due before local midnight), so in
-UTC a test that grades "Again" (back in minutes) at 23:59 found nothing due today (test_study failed so
-at 23:59:35 UTC, 2026-12-06): a run now has eleven hours before the browser's day ends, whenever it starts."""
+the machine's zone a test that grades "Again" (back in minutes) at 23:59 found nothing due today
+(test_study failed so at 23:59:35 UTC, 2026-12-06): a run now has eleven hours before the browser's
+day ends, whenever it starts."""
 
 
 @contextlib.contextmanager

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.qualitykit import LIGHTHOUSE_QUIET_MS, lighthouse, serve_pages
+from tests.qualitykit import LIGHTHOUSE_QUIET_MS, lighthouse, others_yield, serve_pages
 from tests.sitekit import ARTIFACTS, BROWSER
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
@@ -95,7 +95,7 @@ def _lighthouse(base: str, names: list[str], suffix: str = "") -> dict[str, dict
 @pytest.fixture(scope="module")
 def reports(seed_site: Path) -> dict[str, dict]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with serve_pages(seed_site, compress=True) as base:
+    with serve_pages(seed_site, compress=True) as base, others_yield():
         done = _lighthouse(base, list(RUNS))
         for again in range(1, RETRIES + 1):
             low = [name for name in PERFORMANCE_RUNS if _performance(done[name]) < PERFORMANCE]
