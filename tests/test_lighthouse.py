@@ -11,7 +11,8 @@ and tests/test_stats.py instead), served as GitHub Pages serves the site
 chromium-headless-shell, the same Blink without the desktop browser's shell. Four pages took 28-34 s
 there against 38-42 s in the full chromium, run alternately on this 2-core machine, with performance
 93-99 against 92-97. Performance moves with the machine's load, and load only ever makes a page
-slower: a page under PERFORMANCE gets up to RETRIES more runs, and its best run counts. The
+slower: a page under PERFORMANCE gets up to RETRIES more runs, and its best run counts, and while the
+runs go on the run's other test workers yield the CPU to them (tests/qualitykit.others_yield: nice 10). The
 benchmark (`make bench`) measures the 97 target in the full chromium: median of 3, home, bank,
 question and tags pages, one run at a time.
 
