@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.qualitykit import LIGHTHOUSE_QUIET_MS, lighthouse, others_yield, serve_pages
-from tests.sitekit import ARTIFACTS, BROWSER
+from tests.sitekit import ARTIFACTS, BROWSER, ROOT
 
 QUESTION = "ai-infra-3/two-batch-overlap/"
 BANK = "ai-infra-3/"
@@ -152,3 +154,61 @@ def test_lighthouse_performance_at_least_90(reports: dict[str, dict], name: str)
     assert _performance(report) >= PERFORMANCE, (
         f"{name} performance {_performance(report)}: {metrics}, calibration {calibration}, load {os.getloadavg()}"
     )
+
+
+# --- the other workers yield while Lighthouse runs (qualitykit.others_yield) -------------------------
+
+_YIELDING_WORKER = """
+import json, os, sys
+from tests.qualitykit import others_yield
+nice, pids = int(sys.argv[1]), [int(pid) for pid in sys.argv[2:]]
+now = lambda pid: os.getpriority(os.PRIO_PROCESS, pid)
+with others_yield(nice):
+    during, mine = [now(pid) for pid in pids], now(0)
+print(json.dumps({"during": during, "mine": mine, "after": [now(pid) for pid in pids], "mine_after": now(0)}))
+"""
+_CONTROLLER = """
+import os, subprocess, sys
+# a run in miniature: another worker that has started a process of its own, and the worker that yields
+other = subprocess.Popen(
+    [sys.executable, "-c", "import subprocess, sys; c = subprocess.Popen(['sleep', '60']); print(c.pid, flush=True); sys.stdin.read(); c.kill()"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+)
+started = other.stdout.readline().strip()
+env = dict(os.environ, PYTEST_XDIST_WORKER="gw1")
+proc = subprocess.run([sys.executable, "-c", sys.argv[1], sys.argv[2], str(other.pid), started], env=env, capture_output=True, text=True)
+other.stdin.close()
+other.wait()
+sys.stdout.write(proc.stdout)
+sys.stderr.write(proc.stderr)
+"""
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("privileged", [True, False] if os.geteuid() == 0 else [False])
+def test_other_workers_yield_while_lighthouse_runs_and_are_put_back(privileged: bool) -> None:
+    """The other worker and the process it started run at the nice value given while the block runs,
+    this worker at its own; after it, they are put back, or, where that needs a privilege the run does
+    not have (root without CAP_SYS_NICE here, through setpriv), this worker takes their value."""
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    nice = min(base + 5, 19)
+    drop = (
+        [] if privileged or os.geteuid() != 0 else ["setpriv", "--bounding-set", "-sys_nice", "--inh-caps", "-sys_nice"]
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"} | {"PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [*drop, sys.executable, "-c", _CONTROLLER, _YIELDING_WORKER, str(nice)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stdout, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert seen["during"] == [nice, nice] and seen["mine"] == base, seen
+    if privileged:
+        assert seen["after"] == [base, base] and seen["mine_after"] == base, seen
+    else:
+        assert seen["after"] == [nice, nice] and seen["mine_after"] == nice, seen
