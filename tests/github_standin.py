@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from tests.sitekit import QuietServer
+from tests.sitekit import serving
 
 
 @dataclass
@@ -74,14 +74,8 @@ def blob_sha(data: bytes) -> str:
 def contents_api(api: ContentsAPI | None = None) -> Iterator[tuple[str, ContentsAPI]]:
     """Serve the stand-in on a free port; yields (base URL without a trailing slash, state)."""
     state = api or ContentsAPI()
-    server = QuietServer(("127.0.0.1", 0), _handler(state))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", state
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_handler(state)) as origin:
+        yield origin, state
 
 
 def _handler(state: ContentsAPI) -> type[http.server.BaseHTTPRequestHandler]:

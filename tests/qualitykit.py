@@ -10,12 +10,11 @@ import io
 import json
 import os
 import subprocess
-import threading
 import urllib.parse
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
-from tests.sitekit import CHROMIUM, PAGES_MAX_AGE, ROOT, QuietServer, settle, wait_for_search, watch_search
+from tests.sitekit import CHROMIUM, PAGES_MAX_AGE, ROOT, serving, settle, wait_for_search, watch_search
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -40,14 +39,19 @@ OTHERS_NICE = 10
 """The nice value the run's other processes get while Lighthouse measures (`others_yield`)."""
 
 
-def _descendants(root: int) -> set[int]:
-    """`root` and every process below it (from /proc; a process that exits meanwhile is left out)."""
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from /proc (a process that exits meanwhile is left out)."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             with contextlib.suppress(OSError, IndexError, ValueError):
                 stat = Path(entry.path, "stat").read_text(encoding="utf-8", errors="replace")
                 children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    return children
+
+
+def _descendants(root: int, children: dict[int, list[int]]) -> set[int]:
+    """`root` and every process below it in `children`."""
     found, todo = set(), [root]
     while todo:
         pid = todo.pop()
@@ -66,7 +70,8 @@ def _threads(pids: Collection[int]) -> Iterator[int]:
 
 def _others() -> set[int]:
     """The processes of the run outside this worker: the other workers and all they started."""
-    return _descendants(os.getppid()) - _descendants(os.getpid()) - {os.getppid()}
+    children = _children()
+    return _descendants(os.getppid(), children) - _descendants(os.getpid(), children) - {os.getppid()}
 
 
 @contextlib.contextmanager
@@ -100,7 +105,7 @@ def others_yield(nice: int = OTHERS_NICE) -> Iterator[None]:
             except OSError:
                 pass
         if refused:
-            for tid in _threads(_descendants(os.getpid())):
+            for tid in _threads(_descendants(os.getpid(), _children())):
                 with contextlib.suppress(OSError):
                     os.setpriority(os.PRIO_PROCESS, tid, nice)
 
@@ -236,15 +241,8 @@ def serve_pages(directory: Path, *, compress: bool = False) -> Iterator[str]:
     """Serve a built site the way GitHub Pages serves a project site; yields http://127.0.0.1:PORT/ai-infra/.
     `compress`: gzip as GitHub Pages does (for measuring load speed; the other checks read plain bytes)."""
     handler_class = type("_Handler", (_PagesHandler,), {"compress": compress})
-    handler = functools.partial(handler_class, directory=str(directory))
-    server = QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{PAGES_PREFIX}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(functools.partial(handler_class, directory=str(directory))) as origin:
+        yield origin + PAGES_PREFIX
 
 
 _SEARCH_INPUT = """() => {

@@ -274,20 +274,27 @@ gzipped ones)."""
 
 
 @contextlib.contextmanager
+def serving(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Run `handler` on a QuietServer on 127.0.0.1 (a free port) in a thread; yields
+    http://127.0.0.1:PORT (no trailing slash), and shuts the server down after."""
+    server = QuietServer(("127.0.0.1", 0), handler)  # type: ignore[arg-type]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
 def serve(directory: Path, *, max_age: int | None = None) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port); yields the base URL ending in '/'. `max_age`: send
     Cache-Control max-age as GitHub Pages does (PAGES_MAX_AGE), for a folder that does not change
     while it is served; a test that rebuilds the site it serves leaves it out."""
     handler_class = type("_Handler", (_QuietHandler,), {"max_age": max_age})
-    handler = functools.partial(handler_class, directory=str(directory))
-    server = QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(functools.partial(handler_class, directory=str(directory))) as origin:
+        yield origin + "/"
 
 
 def visible_text(html: str) -> str:
