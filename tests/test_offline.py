@@ -3,6 +3,7 @@ old copy whole, and the downloadable zip reads from file:// with working links."
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -28,7 +29,7 @@ from hypothesis import strategies as st
 from studysite.languages import LANGUAGES
 from studysite.site import offline
 from tests.qualitykit import AXE
-from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, QuietServer, build_site, copy_banks, said
+from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, build_site, copy_banks, said, serving
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
 Q_OTHER = "ai-infra-3/communication-primitives-nccl/"
@@ -799,9 +800,9 @@ class _Server:
         """(monotonic time the request arrived, site path, Referer) of every request."""
         self.released = threading.Event()
         """Set by `release`: no answer waits any longer."""
-        handler = functools.partial(_Handler, self)
-        self._httpd = QuietServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
+        self.url = ""
+        """http://127.0.0.1:PORT/ while the server runs (inside `with`)."""
+        self._serving = contextlib.ExitStack()
 
     def path(self, url: str) -> str:
         """A site path as an absolute URL, or an absolute URL as a site path."""
@@ -812,12 +813,11 @@ class _Server:
         self.released.set()
 
     def __enter__(self) -> _Server:
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        self.url = self._serving.enter_context(serving(functools.partial(_Handler, self))) + "/"
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self._serving.close()
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
