@@ -13,8 +13,18 @@ import subprocess
 import urllib.parse
 from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import Any
 
-from tests.sitekit import CHROMIUM, PAGES_MAX_AGE, ROOT, serving, settle, wait_for_search, watch_search
+from tests.sitekit import (
+    CHROMIUM,
+    PAGES_MAX_AGE,
+    ROOT,
+    helper_script_url,
+    serving,
+    settle,
+    wait_for_search,
+    watch_search,
+)
 
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
@@ -256,6 +266,19 @@ _SEARCH_RESULTS = """() => {
     .filter((a) => a.getClientRects().length && !a.closest("form"))
     .map((a) => a.href);
 }"""
+
+
+def axe_violations(page: object, within: str | None = None) -> list[dict[str, Any]]:
+    """axe-core's violations (its default rules) on the document `page` shows, or only in the elements
+    the selector `within` picks. axe-core is loaded into a document once, from the test process's own
+    server (sitekit.helper_script_url): a second check of the same document (another state, another
+    look) runs it again without loading it again."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):  # type: ignore[attr-defined]
+        page.add_script_tag(url=helper_script_url(AXE))  # type: ignore[attr-defined]
+    return page.evaluate(  # type: ignore[attr-defined,no-any-return]
+        "async (s) => (await axe.run(s ? {include: [[s]]} : document, {resultTypes: ['violations']})).violations",
+        within,
+    )
 
 
 def open_search(page: object, query: str | None = None, timeout: float = 15.0) -> list[str]:

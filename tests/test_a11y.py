@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from studysite.languages import LANGUAGES
-from tests.qualitykit import AXE, open_search
+from tests.qualitykit import axe_violations, open_search
 
 PAGES = {
     "home": "",
@@ -24,8 +24,7 @@ SCHEME = {"light": "default", "dark": "slate"}  # Material's name for each schem
 
 
 def _violations(page: object, what: str) -> list[str]:
-    page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")  # type: ignore[attr-defined]
+    found = axe_violations(page)
     return [
         f"{what}: {v['id']} ({v['impact']}): {v['help']}\n"
         + "\n".join(f"    {n['target']}: {n['failureSummary'].splitlines()[-1].strip()}" for n in v["nodes"][:5])

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from studysite.languages import LANGUAGES
 from studysite.site import offline
-from tests.qualitykit import AXE
+from tests.qualitykit import axe_violations
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, build_site, copy_banks, said, serving
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
@@ -536,10 +536,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
             box = page.locator(".qa-update").bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (key, box)
             page.screenshot(path=str(ARTIFACTS / f"update-{key}.png"))
-            page.add_script_tag(path=str(AXE))
-            found = page.evaluate(
-                "async () => (await axe.run({include: [['.qa-update']]}, {resultTypes: ['violations']})).violations"
-            )
+            found = axe_violations(page, ".qa-update")
             assert [v["id"] for v in found] == [], (key, found)
     ctx.close()
 
@@ -950,11 +947,10 @@ def _shoot_control(page: object, lang: str, state: str) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (state, name, box)
         assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", control.element_handle())  # type: ignore[attr-defined]
         page.screenshot(path=str(ARTIFACTS / f"offline-control-{state}-{lang}-{name}-{scheme}.png"))  # type: ignore[attr-defined]
-        page.add_script_tag(path=str(AXE))  # type: ignore[attr-defined]
-        found = page.evaluate(  # type: ignore[attr-defined]
-            "async () => (await axe.run({include: [['.qa-offline-control']]}, {resultTypes: ['violations']}))"
-            ".violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)])"
-        )
+        found = [
+            [v["id"], [" ".join(n["target"]) + ": " + n["failureSummary"] for n in v["nodes"]]]
+            for v in axe_violations(page, ".qa-offline-control")
+        ]
         assert found == [], (state, name, scheme, found)
 
 

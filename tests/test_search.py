@@ -23,7 +23,7 @@ from studysite.enrich.convert import convert_text
 from studysite.errors import Problems
 from studysite.languages import LANGUAGES
 from studysite.site.search_terms import search_terms
-from tests.qualitykit import AXE, serve_pages
+from tests.qualitykit import axe_violations, serve_pages
 from tests.sitekit import (
     ARTIFACTS,
     LOOKS,
@@ -337,10 +337,7 @@ def _axe(page: Any, selector: str) -> list[str]:
     under 4.5:1 just after the closest terms were put above them; the likeliest reading is a contrast
     read mid-transition (a result's link fades its background for 0.25 s), not reproduced since."""
     settle(page)
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async (s) => (await axe.run({include: [[s]]}, {resultTypes: ['violations']})).violations", selector
-    )
+    found = axe_violations(page, selector)
     return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
 
 

@@ -18,6 +18,7 @@ import pytest
 from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
+from tests.qualitykit import axe_violations
 from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, converted
 
 SITE = "qa-study@/"
@@ -782,8 +783,6 @@ def test_axe_finds_nothing_on_the_stats_page(
     browser: Any, seed_url: str, data: dict, lang: str, scheme: str, viewport: dict[str, int]
 ) -> None:
     """With plots, tables, notes, a progress link and the sync form on it, and with the merge dialog open."""
-    from tests.qualitykit import AXE
-
     qs = data[lang]["questions"]
     cards = {
         q["slug"]: {
@@ -798,12 +797,14 @@ def test_axe_finds_nothing_on_the_stats_page(
         merge(page, doc(cards))
         page.wait_for_selector('[data-qa-plot-drawn="recall"] canvas')
         link = make_link(page, lang)
-        page.add_script_tag(path=str(AXE))
-        run = "async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' '))"
-        found = page.evaluate(run)
+        found = _axe_found(page)
         other = context.new_page()
         other.goto(link)
         other.locator("[data-qa-merge]").wait_for()
-        other.add_script_tag(path=str(AXE))
-        found += ["merge dialog: " + v for v in other.evaluate(run)]
+        found += ["merge dialog: " + v for v in _axe_found(other)]
         assert found == []
+
+
+def _axe_found(page: Any) -> list[str]:
+    """axe-core's violations on the page, each as its rule and the elements it found."""
+    return [f"{v['id']}: " + " ".join(",".join(n["target"]) for n in v["nodes"]) for v in axe_violations(page)]
