@@ -332,11 +332,10 @@ _ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].ma
 
 
 def _axe(page: Any, selector: str) -> list[str]:
-    """axe-core's violations within `selector`: id and the elements, once the page is still (settle:
-    painted, transitions done, idle). Without it one run of many found the excerpts of four results
+    """axe-core's violations within `selector`: id and the elements, once the page is still
+    (qualitykit.axe_violations settles it: painted, transitions done, idle). Without that one run of many found the excerpts of four results
     under 4.5:1 just after the closest terms were put above them; the likeliest reading is a contrast
     read mid-transition (a result's link fades its background for 0.25 s), not reproduced since."""
-    settle(page)
     found = axe_violations(page, selector)
     return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
 
