@@ -13,7 +13,6 @@ import subprocess
 import urllib.parse
 from collections.abc import Collection, Iterator
 from pathlib import Path
-from typing import Any
 
 from tests.sitekit import (
     CHROMIUM,
@@ -268,22 +267,29 @@ _SEARCH_RESULTS = """() => {
 }"""
 
 
-def axe_violations(page: object, within: str | None = None) -> list[dict[str, Any]]:
+def axe_problems(page: object, what: str, within: str | None = None) -> list[str]:
     """axe-core's violations (its default rules) on the document `page` shows, or only in the elements
-    the selector `within` picks, once the page is still (sitekit.settle: painted, transitions done,
-    idle): axe reads the colours on screen, and mid-fade they are neither the old nor the new ones (the
-    review's summary on a phone, checked as soon as it appeared in a full run, found the header's site
-    name at 2.17:1 in a colour between its own and the header's: most likely mid-fade; a search result's
-    link fades its background for 0.25 s). axe-core is loaded into a
-    document once, from the test process's own server (sitekit.helper_script_url): a second check of
-    the same document (another state, another look) runs it again without loading it again."""
+    the selector `within` picks, each said as `what`, the rule and up to five elements; [] if none.
+
+    axe runs once the page is still (sitekit.settle: painted, transitions done, idle): it reads the
+    colours on screen, and mid-fade they are neither the old nor the new ones (the review's summary on
+    a phone, checked as soon as it appeared in a full run, found the header's site name at 2.17:1 in a
+    colour between its own and the header's; a search result's link fades its background for 0.25 s).
+    axe-core is loaded into a document once, from the test process's own server
+    (sitekit.helper_script_url): a second check of the same document (another state, another look)
+    runs it again without loading it again."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):  # type: ignore[attr-defined]
         page.add_script_tag(url=helper_script_url(AXE))  # type: ignore[attr-defined]
     settle(page)
-    return page.evaluate(  # type: ignore[attr-defined,no-any-return]
+    found = page.evaluate(  # type: ignore[attr-defined]
         "async (s) => (await axe.run(s ? {include: [[s]]} : document, {resultTypes: ['violations']})).violations",
         within,
     )
+    return [
+        f"{what}: {v['id']} ({v['impact']}): {v['help']}\n"
+        + "\n".join(f"    {n['target']}: {n['failureSummary'].splitlines()[-1].strip()}" for n in v["nodes"][:5])
+        for v in found
+    ]
 
 
 def open_search(page: object, query: str | None = None, timeout: float = 15.0) -> list[str]:

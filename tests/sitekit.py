@@ -570,7 +570,7 @@ def helper_script_url(file: Path) -> str:
     """The address of a test helper script (such as axe-core) on the test process's own server, for
     `page.add_script_tag(url=...)`: served with a year's max-age, a profile fetches and compiles it
     once, where `add_script_tag(path=...)` sends its whole text through the driver on every call
-    (axe-core's 654 KB). The 24 tests that run axe (qualitykit.axe_violations, which also loads it
+    (axe-core's 654 KB). The 24 tests that run axe (qualitykit.axe_problems, which also loads it
     once per document) took 74.0-78.5 CPU-s of the machine against 89.2-94.5, and 57-60 s against
     70-72 s, run one at a time, two rounds alternating (2026-12-07); settling each page before its check
     then added 3.5-4.4 CPU-s and 6 s (81.4-81.6 against 77.2-78.0, two more rounds)."""

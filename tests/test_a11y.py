@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from studysite.languages import LANGUAGES
-from tests.qualitykit import axe_violations, open_search
+from tests.qualitykit import axe_problems, open_search
 
 PAGES = {
     "home": "",
@@ -21,15 +21,6 @@ PAGES = {
 }
 LAYOUTS = {"light": {"width": 1280, "height": 900}, "dark": {"width": 390, "height": 844}}
 SCHEME = {"light": "default", "dark": "slate"}  # Material's name for each scheme (body data-md-color-scheme)
-
-
-def _violations(page: object, what: str) -> list[str]:
-    found = axe_violations(page)
-    return [
-        f"{what}: {v['id']} ({v['impact']}): {v['help']}\n"
-        + "\n".join(f"    {n['target']}: {n['failureSummary'].splitlines()[-1].strip()}" for n in v["nodes"][:5])
-        for v in found
-    ]
 
 
 # Every language in both schemes; a converted language (繁體中文) shares its source's markup and
@@ -55,12 +46,12 @@ def test_axe_finds_no_violations(browser: object, seed_url: str, lang: str, sche
             page.goto(root + path)
             # the palette follows the system setting: make sure the scheme under test is the one shown
             assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEME[scheme], name
-            problems += _violations(page, name)
+            problems += axe_problems(page, name)
         page.goto(root + PAGES["question"])
         assert open_search(page, "AllReduce"), "the search found nothing"
-        problems += _violations(page, "search dialog with results")
+        problems += axe_problems(page, "search dialog with results")
         page.goto(root + "404.html")  # the not-found page (the plain test server does not serve it for 404s)
-        problems += _violations(page, "404 page")
+        problems += axe_problems(page, "404 page")
     finally:
         context.close()
     assert problems == [], f"axe, {lang}, {scheme}:\n" + "\n".join(problems)

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from studysite.languages import LANGUAGES
 from studysite.site import offline
-from tests.qualitykit import axe_violations
+from tests.qualitykit import axe_problems
 from tests.sitekit import ARTIFACTS, LOOKS, VIEWPORTS, build_site, copy_banks, said, serving
 
 Q_FIRST = "ai-infra-3/two-batch-overlap/"
@@ -536,8 +536,7 @@ def test_screenshots_of_the_update_prompt(seed_site: Path, second_build: tuple[P
             box = page.locator(".qa-update").bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (key, box)
             page.screenshot(path=str(ARTIFACTS / f"update-{key}.png"))
-            found = axe_violations(page, ".qa-update")
-            assert [v["id"] for v in found] == [], (key, found)
+            assert axe_problems(page, f"update prompt, {key}", ".qa-update") == []
     ctx.close()
 
 
@@ -947,11 +946,7 @@ def _shoot_control(page: object, lang: str, state: str) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (state, name, box)
         assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", control.element_handle())  # type: ignore[attr-defined]
         page.screenshot(path=str(ARTIFACTS / f"offline-control-{state}-{lang}-{name}-{scheme}.png"))  # type: ignore[attr-defined]
-        found = [
-            [v["id"], [" ".join(n["target"]) + ": " + n["failureSummary"] for n in v["nodes"]]]
-            for v in axe_violations(page, ".qa-offline-control")
-        ]
-        assert found == [], (state, name, scheme, found)
+        assert axe_problems(page, f"offline control, {state}, {name}, {scheme}", ".qa-offline-control") == []
 
 
 def _site_file(row: list[object]) -> offline.SiteFile:

@@ -870,8 +870,8 @@ def test_offline_worker_pages_not_found_and_not_saved_in_dark(browser: Any, seed
 def test_axe_finds_nothing_on_the_readers_new_views(browser: Any, seed_url: str, lang: str, scheme: str) -> None:
     """The side-by-side view on a question page and the print edition, and the glossary with its tools
     (light at desktop width, dark at phone width, as tests/test_a11y.py)."""
+    from tests.qualitykit import axe_problems
     from tests.test_a11y import LAYOUTS as AXE_LAYOUTS
-    from tests.test_a11y import _violations
 
     with reader(browser, viewport=AXE_LAYOUTS[scheme], color_scheme=scheme) as context:
         context.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('{BI_KEY}', '1')")
@@ -884,7 +884,7 @@ def test_axe_finds_nothing_on_the_readers_new_views(browser: Any, seed_url: str,
                 page.locator("#qa-gl-filter").fill("cache")
             else:
                 page.wait_for_function("document.documentElement.classList.contains('qa-bi-on')")
-            problems += _violations(page, name)
+            problems += axe_problems(page, name)
         assert problems == [], "\n".join(problems)
 
 

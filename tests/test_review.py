@@ -718,7 +718,7 @@ def test_full_storage_in_the_new_flows_is_told_and_nothing_is_lost(browser: Any,
 @pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark"), ("zh-Hant", "dark")])
 def test_axe_finds_nothing_in_the_review(browser: Any, seed_url: str, data: dict, lang: str, scheme: str) -> None:
     """axe-core on each state of the review page (setup, resume offer, question answered, summary)."""
-    from tests.test_a11y import _violations
+    from tests.qualitykit import axe_problems
 
     qs = data[lang]["questions"]
     prefix = seed_url + LANGUAGES[lang].root
@@ -729,21 +729,21 @@ def test_axe_finds_nothing_in_the_review(browser: Any, seed_url: str, data: dict
         page.evaluate("QAStudy.store.setSettings({newPerDay: 0})")
         page.reload()
         page.wait_for_selector(".qa-review__counts:not(:empty)")
-        problems = _violations(page, "setup")
+        problems = axe_problems(page, "setup")
         page.locator(".qa-review__start").click()
         page.locator(".qa-review__think button").click()
         page.wait_for_selector(".qa-review__answer .qa-answer > *")
         page.wait_for_selector(".qa-review__grade .qa-grade__when:not(:empty)")
-        problems += _violations(page, "question revealed")
+        problems += axe_problems(page, "question revealed")
         page.reload()
         page.wait_for_selector(".qa-resume")
-        problems += _violations(page, "resume offer")
+        problems += axe_problems(page, "resume offer")
         page.locator(".qa-resume button[data-qa-action=resume]").click()
         page.locator(".qa-review__grade button[data-grade='4']").click()
         page.locator(".qa-review__think button").click()
         page.locator(".qa-review__grade button[data-grade='4']").click()
         page.locator(".qa-review__summary").wait_for()
-        problems += _violations(page, "summary")
+        problems += axe_problems(page, "summary")
     assert problems == [], "\n".join(problems)
 
 

@@ -23,7 +23,7 @@ from studysite.enrich.convert import convert_text
 from studysite.errors import Problems
 from studysite.languages import LANGUAGES
 from studysite.site.search_terms import search_terms
-from tests.qualitykit import axe_violations, serve_pages
+from tests.qualitykit import axe_problems, serve_pages
 from tests.sitekit import (
     ARTIFACTS,
     LOOKS,
@@ -331,15 +331,6 @@ _ENTRIES = """() => [...document.querySelectorAll(".md-search-result__item")].ma
 }))"""
 
 
-def _axe(page: Any, selector: str) -> list[str]:
-    """axe-core's violations within `selector`: id and the elements, once the page is still
-    (qualitykit.axe_violations settles it: painted, transitions done, idle). Without that one run of many found the excerpts of four results
-    under 4.5:1 just after the closest terms were put above them; the likeliest reading is a contrast
-    read mid-transition (a result's link fades its background for 0.25 s), not reproduced since."""
-    found = axe_violations(page, selector)
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
-
-
 def _search(page: Any, query: str) -> list[dict[str, Any]]:
     """Type `query` into the search box and wait until the list is filled (aria-busy false)."""
     page.evaluate(_TYPE, query)
@@ -427,7 +418,7 @@ def test_a_typo_is_offered_the_closest_terms(
     entries = _search(page, typo)
     offers = [o for e in entries for o in e["offers"]]
     assert meant in offers, entries
-    assert _axe(page, ".md-search") == []
+    assert axe_problems(page, "search with the closest terms", ".md-search") == []
     assert [u for u in requests if u == seed_url + PREFIX[lang] + "search-terms.json"]
     page.click(f'button.qa-search-term:text-is("{meant}")')
     page.wait_for_function(_SETTLED, arg=meant)

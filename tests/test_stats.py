@@ -18,7 +18,7 @@ import pytest
 from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
-from tests.qualitykit import axe_violations
+from tests.qualitykit import axe_problems
 from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, converted
 
 SITE = "qa-study@/"
@@ -797,14 +797,9 @@ def test_axe_finds_nothing_on_the_stats_page(
         merge(page, doc(cards))
         page.wait_for_selector('[data-qa-plot-drawn="recall"] canvas')
         link = make_link(page, lang)
-        found = _axe_found(page)
+        found = axe_problems(page, "stats page")
         other = context.new_page()
         other.goto(link)
         other.locator("[data-qa-merge]").wait_for()
-        found += ["merge dialog: " + v for v in _axe_found(other)]
-        assert found == []
-
-
-def _axe_found(page: Any) -> list[str]:
-    """axe-core's violations on the page, each as its rule and the elements it found."""
-    return [f"{v['id']}: " + " ".join(",".join(n["target"]) for n in v["nodes"]) for v in axe_violations(page)]
+        found += axe_problems(other, "merge dialog")
+        assert found == [], "\n".join(found)
