@@ -273,6 +273,11 @@ def test_the_zips_first_part_takes_the_decks_once_their_gate_opens(
     for path, text in {"index.html": "<!doctype html><p>home</p>", "pagefind/x.pf_index": "index"}.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
         (site / path).write_text(text, encoding="utf-8")
+    # A deck being written as the child starts: its temporary file, which the writer renames before
+    # the child could stat it (a link to nothing stands for that). The child leaves the decks'
+    # folder alone until the gate opens (a full test run failed the build on such a file).
+    (site / "downloads").mkdir()
+    (site / "downloads" / ".bank.csv.tmp-1").symlink_to(site / "renamed")
     languages = [offline.Language(LANGUAGES.main.lang, "", LANGUAGES.main.html_lang)]
     decks = parallel.Gate()
     first = offline.begin_zip(site, languages, fork=True, decks=decks)
@@ -280,7 +285,7 @@ def test_the_zips_first_part_takes_the_decks_once_their_gate_opens(
     while "pipe_read" not in wchan.read_text():  # the child blocked reading the gate's pipe
         assert os.waitpid(first._pid, os.WNOHANG) == (0, 0), "the child ended without waiting for the decks"
     csv = "q,a\n" * 5000
-    (site / "downloads").mkdir(exist_ok=True)  # the child made it for the zip
+    (site / "downloads" / ".bank.csv.tmp-1").unlink()
     (site / "downloads" / "bank.csv").write_text(csv, encoding="utf-8")
     (site / "downloads" / "bank.zh.apkg").write_bytes(b"deck")
     decks.open()

@@ -344,16 +344,23 @@ def write_zip(
     return out, packed
 
 
-def _zippable(site_dir: Path, below: str = "") -> dict[str, tuple[int, int]]:
-    """Every file the zip holds (in the folder `below` only, if given), by path below the site root:
-    (mtime in ns, size)."""
+def _zippable(site_dir: Path, below: str = "", *, besides: tuple[str, ...] = ()) -> dict[str, tuple[int, int]]:
+    """Every file the zip holds (in the folder `below` only, if given; not in the folders `besides`,
+    whose files are still being written), by path below the site root: (mtime in ns, size). A file
+    gone between the listing and its stat (renamed or deleted by a writer meanwhile) is left out:
+    write_zip walks again once every writer is done, and zips again whatever differs."""
     found = {}
-    for folder, _dirs, names in os.walk(site_dir / below):
+    for folder, dirs, names in os.walk(site_dir / below):
+        here = Path(folder).relative_to(site_dir).as_posix()
+        dirs[:] = [d for d in dirs if not (d + "/" if here == "." else f"{here}/{d}/").startswith(besides)]
         for name in names:
             file = Path(folder, name)
             path = file.relative_to(site_dir).as_posix()
             if not _left_out_of_zip(path):
-                st = file.stat()
+                try:
+                    st = file.stat()
+                except FileNotFoundError:
+                    continue
                 found[path] = (st.st_mtime_ns, st.st_size)
     return found
 
@@ -373,8 +380,11 @@ def _zip_first(
     tmp = out.with_name(out.name + ".tmp")
     data: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
     answers: dict[str, dict[str, str]] = {lang.root: {} for lang in languages}
-    # each file's state as it was before it is read: a change after that shows in write_zip
-    walked = seen if seen is not None else _zippable(site_dir)
+    # each file's state as it was before it is read: a change after that shows in write_zip. Not the
+    # folders being written meanwhile (the decks, until `decks` opens; Pagefind's index): a deck's
+    # temporary file, listed and then renamed before its stat, failed the build (a full test run,
+    # 2026-12-07).
+    walked = seen if seen is not None else _zippable(site_dir, besides=(*ZIP_LAST, ZIP_DECKS))
     pages = {path: key for path, key in walked.items() if not path.startswith((*ZIP_LAST, ZIP_DECKS))}
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
         for path in sorted(pages):
