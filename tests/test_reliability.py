@@ -619,6 +619,10 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory, seed_site: Path) -> di
     reference = build_site(ref_banks, work / "ref", python=python)
     duration = time.monotonic() - started
     cmd = [*BUILD_SITE, "--site-dir", str(work / "site"), "--config", str(work / "mkdocs.yml")]
+    # A killed build leaves its temporary folders (the front-end bundles' work folder): in the
+    # test's own folder, not in the run's TMPDIR, where each run left three.
+    (work / "tmp").mkdir()
+    env = dict(env, TMPDIR=str(work / "tmp"))
     seed = int(os.environ.get("STUDYSITE_KILL_SEED", str(random.randrange(10**6))))
     rng = random.Random(seed)
     seen = []
