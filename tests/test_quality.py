@@ -32,7 +32,7 @@ from tests.qualitykit import (
     open_search,
     serve_pages,
 )
-from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks
+from tests.sitekit import ARTIFACTS, ROOT, build_site, copy_banks, settle
 
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 CI_WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
@@ -339,6 +339,10 @@ def test_404_page_speaks_the_readers_language_and_leads_home(
         assert any(r.startswith(pages_url + home + "ai-infra-3/") for r in results), results
         assert all(r.startswith((pages_url + home + "ai-infra-3/", pages_url + home + "glossary/#")) for r in results)
         page.keyboard.press("Escape")
+        # The search closed and its fade over: the click meets the link, as a reader's does (a full
+        # run once clicked it while the search closed, and no page came in 30 s).
+        page.wait_for_function("() => !document.getElementById('__search').checked")
+        settle(page)
         with page.expect_navigation():
             shown.locator("a").first.click()
         assert page.url == pages_url + home
