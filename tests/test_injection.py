@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -211,10 +211,7 @@ INPUTS = [
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """The hostile banks built once for the module. It never changes while a test serves it, so it is
-    served with GitHub Pages' max-age (sitekit.PAGES_MAX_AGE): the browser stops revalidating its files
-    on each of the ~60 page loads of the first test (this file: 22.7-23.9 CPU-s of the machine against
-    24.9-30.6 without, alone, three rounds alternating, 2026-12-07)."""
+    """The hostile banks built once for the module."""
     work = tmp_path_factory.mktemp("hostile")
     banks = work / "banks"
     banks.mkdir()
@@ -278,6 +275,16 @@ FIND_INJECTED = """() => {
 }"""
 
 
+@pytest.fixture(scope="module")
+def hostile_url(hostile_site: dict[str, object]) -> Iterator[str]:
+    """The hostile site, served once for the module. It never changes while served, so it is served
+    with GitHub Pages' max-age (sitekit.PAGES_MAX_AGE): the browser stops revalidating its files on
+    each of the ~60 page loads of the first test (this file: 22.7-23.9 CPU-s of the machine against
+    24.9-30.6 without, alone, three rounds alternating, 2026-12-07)."""
+    with serve(hostile_site["site"], max_age=PAGES_MAX_AGE) as base:  # type: ignore[arg-type]
+        yield base
+
+
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -290,7 +297,7 @@ def test_inputs_cannot_write_outside_the_site(hostile_site: dict) -> None:
     assert all(p.resolve().is_relative_to(site.resolve()) for p in site.rglob("*"))
 
 
-def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
+def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, hostile_url: str, browser) -> None:  # type: ignore[no-untyped-def]
     pages = _expectations(hostile_site["slugs"])  # type: ignore[arg-type]
     site: Path = hostile_site["site"]  # type: ignore[assignment]
     for built in site.rglob("*.html"):  # every other page too: nothing may run anywhere
@@ -298,88 +305,83 @@ def test_hostile_text_shows_literally_and_stays_inert(hostile_site: dict, browse
         if not rel.startswith((*(item.root + "assets/" for item in LANGUAGES.items), "pagefind/")):
             pages.setdefault(rel.removesuffix("index.html"), [])
     failures: list[str] = []
-    with serve(hostile_site["site"], max_age=PAGES_MAX_AGE) as base:  # type: ignore[arg-type]
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        try:
-            for path, wanted in sorted(pages.items()):
-                response = page.goto(base + path, wait_until="domcontentloaded")
-                if response is None or response.status != 200:
-                    failures.append(f"{path}: HTTP {response.status if response else '?'}")
-                    continue
-                settle(page)  # the theme's bundle has run and its timers with it
-                for problem in page.evaluate(FIND_INJECTED):
-                    failures.append(f"{path}: {problem}")
-                text = _norm(page.evaluate("() => document.body.innerText"))
-                title = _norm(page.evaluate("() => document.title"))
-                for name, s in wanted:
-                    if _norm(s) not in text:
-                        failures.append(f"{path}: {name}: not shown literally: {s!r}")
-                if "/hostile/" in path and path.count("/") >= 2 and not path.endswith("hostile/"):
-                    h1 = _norm(page.locator("article.md-content__inner h1").first.inner_text())
-                    if not title.startswith(h1):
-                        failures.append(f"{path}: <title> {title!r} does not start with the heading {h1!r}")
-        finally:
-            page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        for path, wanted in sorted(pages.items()):
+            response = page.goto(hostile_url + path, wait_until="domcontentloaded")
+            if response is None or response.status != 200:
+                failures.append(f"{path}: HTTP {response.status if response else '?'}")
+                continue
+            settle(page)  # the theme's bundle has run and its timers with it
+            for problem in page.evaluate(FIND_INJECTED):
+                failures.append(f"{path}: {problem}")
+            text = _norm(page.evaluate("() => document.body.innerText"))
+            title = _norm(page.evaluate("() => document.title"))
+            for name, s in wanted:
+                if _norm(s) not in text:
+                    failures.append(f"{path}: {name}: not shown literally: {s!r}")
+            if "/hostile/" in path and path.count("/") >= 2 and not path.endswith("hostile/"):
+                h1 = _norm(page.locator("article.md-content__inner h1").first.inner_text())
+                if not title.startswith(h1):
+                    failures.append(f"{path}: <title> {title!r} does not start with the heading {h1!r}")
+    finally:
+        page.close()
     assert not dialogs, f"dialogs fired: {dialogs}"
     assert not failures, "\n".join(failures)
 
 
-def test_search_results_show_hostile_titles_literally(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
+def test_search_results_show_hostile_titles_literally(hostile_url: str, browser) -> None:  # type: ignore[no-untyped-def]
     """The search box's result list (Pagefind titles and excerpts) shows hostile text as text."""
     failures: list[str] = []
-    with serve(hostile_site["site"], max_age=PAGES_MAX_AGE) as base:  # type: ignore[arg-type]
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        try:
-            for prefix in ("", "en/"):
-                page.goto(base + prefix + "hostile/")
-                page.locator("input.md-search__input").click()
-                watch_search(page)
-                page.locator("input.md-search__input").fill("hostile")
-                page.locator("input.md-search__input").dispatch_event("keyup")
-                results = page.locator(".md-search-result__list > li")
-                results.first.wait_for(timeout=15_000)
-                wait_for_search(page)
-                for problem in page.evaluate(FIND_INJECTED):
-                    failures.append(f"/{prefix} search: {problem}")
-                shown = _norm(page.locator(".md-search-result__list").inner_text())
-                make = en_question if prefix else zh_question
-                for i, group in enumerate(GROUPS):
-                    title = _norm(make(i, joined(group)))
-                    if title not in shown:
-                        failures.append(f"/{prefix} search: result list does not show {title!r} literally")
-        finally:
-            page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        for prefix in ("", "en/"):
+            page.goto(hostile_url + prefix + "hostile/")
+            page.locator("input.md-search__input").click()
+            watch_search(page)
+            page.locator("input.md-search__input").fill("hostile")
+            page.locator("input.md-search__input").dispatch_event("keyup")
+            results = page.locator(".md-search-result__list > li")
+            results.first.wait_for(timeout=15_000)
+            wait_for_search(page)
+            for problem in page.evaluate(FIND_INJECTED):
+                failures.append(f"/{prefix} search: {problem}")
+            shown = _norm(page.locator(".md-search-result__list").inner_text())
+            make = en_question if prefix else zh_question
+            for i, group in enumerate(GROUPS):
+                title = _norm(make(i, joined(group)))
+                if title not in shown:
+                    failures.append(f"/{prefix} search: result list does not show {title!r} literally")
+    finally:
+        page.close()
     assert not dialogs, dialogs
     assert not failures, "\n".join(failures)
 
 
-def test_search_excerpts_show_entity_like_text_exactly(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
+def test_search_excerpts_show_entity_like_text_exactly(hostile_url: str, browser) -> None:  # type: ignore[no-untyped-def]
     """Issue 13.9: `&amp; &lt;b&gt;` in an answer shows in the excerpt as exactly that (not `&amp; <b>`),
     `<i>` as text, and the typed word is still marked."""
-    with serve(hostile_site["site"], max_age=PAGES_MAX_AGE) as base:  # type: ignore[arg-type]
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        try:
-            for lang, prefix in (("zh", ""), ("en", "en/")):
-                page.goto(base + prefix + "hostile/")
-                page.locator("input.md-search__input").click()
-                watch_search(page)
-                page.locator("input.md-search__input").fill(LITERAL_QUERY[lang])
-                page.locator("input.md-search__input").dispatch_event("keyup")
-                wait_for_search(page)
-                hits = page.evaluate(_EXCERPTS, LITERAL_QUERY[lang])
-                assert hits, lang
-                shown = LITERAL[lang].split(" a & b")[0].split(" 和")[0]  # the excerpt may stop before the end
-                assert shown in hits[0]["text"], hits[0]["text"]
-                assert LITERAL_QUERY[lang] in hits[0]["marks"]
-                assert (
-                    page.evaluate("document.querySelectorAll('.md-search-result b, .md-search-result i').length") == 0
-                )
-        finally:
-            page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        for lang, prefix in (("zh", ""), ("en", "en/")):
+            page.goto(hostile_url + prefix + "hostile/")
+            page.locator("input.md-search__input").click()
+            watch_search(page)
+            page.locator("input.md-search__input").fill(LITERAL_QUERY[lang])
+            page.locator("input.md-search__input").dispatch_event("keyup")
+            wait_for_search(page)
+            hits = page.evaluate(_EXCERPTS, LITERAL_QUERY[lang])
+            assert hits, lang
+            shown = LITERAL[lang].split(" a & b")[0].split(" 和")[0]  # the excerpt may stop before the end
+            assert shown in hits[0]["text"], hits[0]["text"]
+            assert LITERAL_QUERY[lang] in hits[0]["marks"]
+            assert page.evaluate("document.querySelectorAll('.md-search-result b, .md-search-result i').length") == 0
+    finally:
+        page.close()
 
 
 # The excerpt text of each result whose excerpt holds the query, and what is marked in it.
@@ -389,29 +391,30 @@ _EXCERPTS = """(query) => [...document.querySelectorAll(".md-search-result__item
   .filter((e) => e.text.includes(query))"""
 
 
-def test_mock_interview_shows_hostile_questions_and_answers_as_text(hostile_site: dict, browser) -> None:  # type: ignore[no-untyped-def]
+def test_mock_interview_shows_hostile_questions_and_answers_as_text(
+    hostile_site: dict, hostile_url: str, browser
+) -> None:  # type: ignore[no-untyped-def]
     """The mock interview builds its view in JavaScript from the pages: it must stay inert too."""
     failures: list[str] = []
-    with serve(hostile_site["site"], max_age=PAGES_MAX_AGE) as base:  # type: ignore[arg-type]
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        dialogs: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        try:
-            for prefix, make in (("", zh_question), ("en/", en_question)):
-                page.goto(base + prefix + "study/mock/")
-                page.locator("#qa-mock-count").fill(str(len(hostile_site["slugs"])))  # all of them, not 5
-                page.locator("#qa-mock .qa-button--primary").click()
-                shown = ""
-                for _ in range(len(hostile_site["slugs"])):  # every question of the bank
-                    page.locator("#qa-mock .qa-button--primary").click()  # show the answer
-                    page.locator("#qa-mock .qa-answer").first.wait_for(timeout=10_000)
-                    failures += [f"/{prefix}study/mock/: {p}" for p in page.evaluate(FIND_INJECTED)]
-                    shown += " " + _norm(page.locator("#qa-mock").inner_text())
-                    page.locator("#qa-mock .qa-grade--know").click()  # next question
-                for i, group in enumerate(GROUPS):
-                    if _norm(make(i, joined(group))) not in shown:
-                        failures.append(f"/{prefix}study/mock/: question {i} not shown literally")
-        finally:
-            page.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        for prefix, make in (("", zh_question), ("en/", en_question)):
+            page.goto(hostile_url + prefix + "study/mock/")
+            page.locator("#qa-mock-count").fill(str(len(hostile_site["slugs"])))  # all of them, not 5
+            page.locator("#qa-mock .qa-button--primary").click()
+            shown = ""
+            for _ in range(len(hostile_site["slugs"])):  # every question of the bank
+                page.locator("#qa-mock .qa-button--primary").click()  # show the answer
+                page.locator("#qa-mock .qa-answer").first.wait_for(timeout=10_000)
+                failures += [f"/{prefix}study/mock/: {p}" for p in page.evaluate(FIND_INJECTED)]
+                shown += " " + _norm(page.locator("#qa-mock").inner_text())
+                page.locator("#qa-mock .qa-grade--know").click()  # next question
+            for i, group in enumerate(GROUPS):
+                if _norm(make(i, joined(group))) not in shown:
+                    failures.append(f"/{prefix}study/mock/: question {i} not shown literally")
+    finally:
+        page.close()
     assert not dialogs, dialogs
     assert not failures, "\n".join(failures)
