@@ -21,6 +21,9 @@ import pytest
 from tests import sitekit
 from tests.sitekit import BROWSER, CHROMIUM_ARGS, build_site, copy_banks, serve
 
+if os.environ.get("QA_CPU_BY_TEST"):  # each test's CPU into that file (tests/cpukit.py says how)
+    from tests.cpukit import pytest_runtest_protocol  # noqa: F401 (a hook: pytest finds it here)
+
 
 @pytest.fixture(scope="session")
 def seed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
