@@ -79,7 +79,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def report(lines: list[dict[str, Any]], top: int = 25) -> str:
-    """The CPU of `lines` (one per test) by file, by test function (its parameters together) and by test."""
+    """The CPU of `lines` (one per test) by file, and by test function (its parameters together)."""
     charged = [(str(line["test"]), float(line["cpu"])) for line in lines]
     by_file: dict[str, list[float]] = collections.defaultdict(list)
     by_function: dict[str, list[float]] = collections.defaultdict(list)
@@ -89,7 +89,7 @@ def report(lines: list[dict[str, Any]], top: int = 25) -> str:
     missing = -sum(cpu for _, cpu in charged if cpu < 0)
     out = [
         f"{len(charged)} tests, {sum(max(cpu, 0) for _, cpu in charged):.1f} CPU-s"
-        + (f" ({missing:.1f} CPU-s went missing with processes that outlived their parents)" if missing else ""),
+        + (f" ({missing:.1f} CPU-s went missing with processes the tree could not keep)" if missing else ""),
         "",
         "   CPU-s  tests  per test  file",
     ]
