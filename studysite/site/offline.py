@@ -384,8 +384,9 @@ def _zip_first(
     # folders being written meanwhile (the decks, until `decks` opens; Pagefind's index): a deck's
     # temporary file, listed and then renamed before its stat, failed the build (a full test run,
     # 2026-12-07).
-    walked = seen if seen is not None else _zippable(site_dir, besides=(*ZIP_LAST, ZIP_DECKS))
-    pages = {path: key for path, key in walked.items() if not path.startswith((*ZIP_LAST, ZIP_DECKS))}
+    later = (*ZIP_LAST, ZIP_DECKS)
+    walked = seen if seen is not None else _zippable(site_dir, besides=later)
+    pages = {path: key for path, key in walked.items() if not path.startswith(later)}
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
         for path in sorted(pages):
             _add(zf, path, _zip_bytes(site_dir, path, languages, data, answers))
