@@ -5,8 +5,9 @@ browser test's CPU is spent in chromium, not in the worker. With `QA_CPU_BY_TEST
 (tests/conftest.py then takes the hook below), each test is charged the growth of its worker's
 whole process tree over the test, setup and teardown included: the worker, the Playwright driver and
 the chromium it started, builds, servers and Lighthouse, as each process's own CPU plus that of the
-children it waited for (/proc/PID/stat: utime, stime, cutime, cstime). A module's fixtures (a built
-site) are charged to its first test. Each worker appends one JSON line per test to FILE.
+children it waited for (qualitykit.processes: the reading of /proc that others_yield uses too). A
+module's fixtures (a built site) are charged to its first test. Each worker appends one JSON line
+per test to FILE.
 
     QA_CPU_BY_TEST=/tmp/cpu.jsonl make test
     .venv/bin/python -m tests.cpukit /tmp/cpu.jsonl
@@ -36,31 +37,16 @@ from typing import Any
 
 import pytest
 
+from tests.qualitykit import descendants, processes
+
 OUT_VARIABLE = "QA_CPU_BY_TEST"
 
 
 def tree_cpu(root: int) -> float:
     """CPU seconds spent so far by process `root` and every process below it that is still running
     or that its parent waited for."""
-    children: dict[int, list[int]] = collections.defaultdict(list)
-    spent: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:  # it ended while the others were read
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()  # after "(comm)", which may hold spaces
-        pid = int(entry.name)
-        children[int(fields[1])].append(pid)
-        spent[pid] = sum(int(ticks) for ticks in fields[11:15])  # utime stime cutime cstime
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        total += spent.get(pid, 0)
-        todo += children.get(pid, [])
-    return total / _TICKS
+    children, ticks = processes()
+    return sum(ticks.get(pid, 0) for pid in descendants(root, children)) / _TICKS
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -48,18 +48,24 @@ OTHERS_NICE = 10
 """The nice value the run's other processes get while Lighthouse measures (`others_yield`)."""
 
 
-def _children() -> dict[int, list[int]]:
-    """Every process's children, from /proc (a process that exits meanwhile is left out)."""
+def processes() -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Every process's children, and the CPU each process and the children it waited for have spent,
+    in clock ticks (/proc/PID/stat: utime, stime, cutime, cstime); a process that exits meanwhile is
+    left out. tests/cpukit.py charges tests from the same reading."""
     children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             with contextlib.suppress(OSError, IndexError, ValueError):
                 stat = Path(entry.path, "stat").read_text(encoding="utf-8", errors="replace")
-                children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
-    return children
+                fields = stat.rsplit(")", 1)[1].split()  # after "(comm)", which may hold spaces
+                pid = int(entry.name)
+                ticks[pid] = sum(int(spent) for spent in fields[11:15])
+                children.setdefault(int(fields[1]), []).append(pid)
+    return children, ticks
 
 
-def _descendants(root: int, children: dict[int, list[int]]) -> set[int]:
+def descendants(root: int, children: dict[int, list[int]]) -> set[int]:
     """`root` and every process below it in `children`."""
     found, todo = set(), [root]
     while todo:
@@ -79,8 +85,8 @@ def _threads(pids: Collection[int]) -> Iterator[int]:
 
 def _others() -> set[int]:
     """The processes of the run outside this worker: the other workers and all they started."""
-    children = _children()
-    return _descendants(os.getppid(), children) - _descendants(os.getpid(), children) - {os.getppid()}
+    children, _ = processes()
+    return descendants(os.getppid(), children) - descendants(os.getpid(), children) - {os.getppid()}
 
 
 @contextlib.contextmanager
@@ -114,7 +120,7 @@ def others_yield(nice: int = OTHERS_NICE) -> Iterator[None]:
             except OSError:
                 pass
         if refused:
-            for tid in _threads(_descendants(os.getpid(), _children())):
+            for tid in _threads(descendants(os.getpid(), processes()[0])):
                 with contextlib.suppress(OSError):
                     os.setpriority(os.PRIO_PROCESS, tid, nice)
 
