@@ -1,5 +1,5 @@
 """scripts/timed.sh, the line each tier (`make unit`, `make lint`, `make test`) ends with: its verdict
-and wall time, and on Linux the CPU its processes used and how busy the machine was meanwhile."""
+and wall time, and on Linux how busy the machine was meanwhile."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ TIMED = ROOT / "scripts" / "timed.sh"
 BURN = "import time\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass\n"
 LINE = re.compile(
     r"^make demo: (?P<verdict>.+?) in (?P<wall>[0-9.]+) s"
-    r"(; the processes it waited for used (?P<ours>[0-9.]+) CPU-s, "
-    r"the machine was busy for (?P<busy>[0-9.]+) of its (?P<all>[0-9.]+) core-seconds \((?P<cores>[0-9]+) cores\)"
+    r"(; the machine was busy for (?P<busy>[0-9.]+) of its (?P<all>[0-9.]+) core-seconds \((?P<cores>[0-9]+) cores\)"
     r"(, [0-9.]+ stolen by the host)?)?$"
 )
 PROC = Path("/proc/stat").is_file()
@@ -31,12 +30,12 @@ def _timed(*command: str) -> tuple[int, dict[str, str | None]]:
     last = proc.stdout.splitlines()[-1]
     match = LINE.match(last)
     assert match, proc.stdout + proc.stderr
-    assert (match["ours"] is not None) == PROC, last
+    assert (match["busy"] is not None) == PROC, last
     return proc.returncode, match.groupdict()
 
 
-def test_the_cpu_of_a_grandchild_is_counted_and_the_machine_was_at_least_that_busy() -> None:
-    # the command starts a process that computes and waits for it, as pytest waits for its workers
+def test_the_cpu_of_a_grandchild_is_counted_in_the_machines() -> None:
+    # the command starts a process that computes (as pytest starts workers that start chromium)
     code, said = _timed(
         sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {BURN!r}])"
     )
@@ -44,9 +43,8 @@ def test_the_cpu_of_a_grandchild_is_counted_and_the_machine_was_at_least_that_bu
     assert float(said["wall"] or 0) >= 0.35, said
     if not PROC:
         return  # (_timed checked that the line says no CPU there)
-    ours, busy, everything = float(said["ours"] or 0), float(said["busy"] or 0), float(said["all"] or 0)
-    assert ours >= 0.35, said
-    assert busy >= ours - 0.1 and everything >= busy, said  # (each rounded to a tenth)
+    busy, everything = float(said["busy"] or 0), float(said["all"] or 0)
+    assert busy >= 0.35 and everything >= busy, said
     assert int(said["cores"] or 0) >= 1, said
 
 
