@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
 from tests.sitekit import DESKTOP, LOOKS, PHONE, reader, settle
 from tests.test_study import goto
@@ -529,6 +531,74 @@ def test_a_mock_interview_resumes_after_reload_and_a_link_click(
         page.reload()
         page.wait_for_selector(".qa-mock__setup")
         assert page.locator(".qa-resume").count() == 0
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+def test_a_revealed_answer_shows_the_note_after_it_or_says_it_did_not_load(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict
+) -> None:
+    """The review and the mock interview fetch a question's answer from its page (study-core.js
+    showAnswer): in the review the reader's note follows the answer, shown as text, then a link to the
+    page; a page that does not load is said to have failed, the link kept and the grades offered."""
+    qs = data[lang]["questions"]
+    home = home_of(seed_url, lang)
+    with_note, failing = qs[3], qs[7]
+    note = "<b>TP</b> 先切权重"
+
+    def said(view: str, key: str) -> str:
+        return STRINGS[f"js.study-{view}.{key}"][lang]
+
+    def parts(box: str) -> list[str]:
+        return page.eval_on_selector_all(f"{box} > *", "(nodes) => nodes.map((n) => n.className)")
+
+    def page_of(q: dict) -> Callable[[str], bool]:
+        return lambda url: url.split("?")[0].endswith("/" + q["url"])
+
+    with reader(browser, viewport=viewport, expected=lambda text: "net::ERR_FAILED" in text) as context:
+        context.route(page_of(failing), lambda route: route.abort())
+        page = goto(context.new_page(), home + "study/review/", ".qa-review__setup")
+        make_due(page, [with_note["slug"], failing["slug"]], {q["slug"]: q["hash"] for q in qs})
+        store(page, "S.setNote(arg[0], arg[1])", [with_note["slug"], note])
+        page.reload()
+        page.locator("#qa-review-new").fill("0")
+        page.locator("#qa-review-new").dispatch_event("change")
+        page.get_by_role("button", name=REVIEW_UI[lang]["start"]).click()
+        shown = []
+        for _ in range(2):
+            title = page.locator(".qa-review__question").inner_text()
+            q = next(q for q in (with_note, failing) if q["title"] == title)
+            shown.append(q["slug"])
+            page.keyboard.press("a")
+            box = page.locator(".qa-review__answer")
+            if q is with_note:
+                page.wait_for_selector(".qa-review__answer .qa-answer > *")
+                assert parts(".qa-review__answer") == ["qa-answer", "qa-review__note", "qa-mock__open"]
+                assert box.locator(".qa-review__note p").last.inner_text() == note  # text, not markup
+            else:
+                box.get_by_text(said("review", "failed"), exact=True).wait_for()
+                assert parts(".qa-review__answer") == ["", "qa-mock__open"]
+            link = box.locator(".qa-mock__open a")
+            assert link.inner_text() == said("review", "open") + " ↗"
+            assert link.get_attribute("href").endswith("/" + q["url"]) and link.get_attribute("target") == "_blank"
+            assert page.locator(".qa-review__grade").is_visible()
+            page.keyboard.press("3")
+            page.wait_for_function("(t) => document.querySelector('.qa-review__question')?.innerText !== t", arg=title)
+        assert sorted(shown) == sorted([with_note["slug"], failing["slug"]])
+
+        # the mock interview: every question page fails to load
+        context.route(lambda url: any(page_of(q)(url) for q in qs), lambda route: route.abort())
+        goto(page, home + "study/mock/", ".qa-mock__setup")
+        page.get_by_label(SESSION_UI[lang]["count"]).fill("2")
+        page.get_by_role("button", name=SESSION_UI[lang]["mock_start"]).click()
+        title = page.locator(".qa-mock__question").inner_text()
+        page.keyboard.press("a")
+        box = page.locator(".qa-mock__answer")
+        box.get_by_text(said("mock", "failed"), exact=True).wait_for()
+        assert parts(".qa-mock__answer") == ["", "qa-mock__open"]
+        q = next(q for q in qs if q["title"] == title)
+        assert box.locator(".qa-mock__open a").inner_text() == said("mock", "open") + " ↗"
+        assert box.locator(".qa-mock__open a").get_attribute("href").endswith("/" + q["url"])
+        assert page.locator(".qa-mock__grade").is_visible()
 
 
 @pytest.mark.parametrize(("device", "scheme"), LOOKS)

@@ -1,5 +1,5 @@
 /* Study mode, shared basics: page language, URLs under the site's base, UI strings (strings.js), the question data,
-   grade buttons. */
+   grade buttons, the cover over an answer and an answer fetched from its page. */
 (function () {
   "use strict";
 
@@ -81,6 +81,44 @@
   /** A keyboard hint (<kbd>), hidden on touch screens by study.css. */
   function kbd(key) {
     return el("kbd", { class: "qa-kbd", "aria-hidden": "true", text: key });
+  }
+
+  /**
+   * What stands in place of an answer not yet shown: `text` (answer it first) and a button (key A)
+   * that runs onReveal. `cls`: the view's own class; `attrs`: more attributes for the button.
+   */
+  function cover(cls, text, buttonText, onReveal, attrs) {
+    var button = el(
+      "button",
+      Object.assign(
+        { type: "button", class: "qa-button qa-button--primary", "aria-keyshortcuts": "A", onclick: onReveal },
+        attrs,
+      ),
+      [buttonText, " ", kbd("A")],
+    );
+    return { node: el("div", { class: "qa-cover " + cls }, [el("p", { text: text }), button]), button: button };
+  }
+
+  /**
+   * Show q's answer in `box`: a loading line at once, then the answer (`extra` after it, such as the
+   * reader's note) or a line saying it did not load, and a link to the question's page in a new tab.
+   * `words`: the view's {loading, failed, open}; nothing is written once `current()` is false (the
+   * reader has moved on).
+   */
+  function showAnswer(box, q, words, current, extra) {
+    box.hidden = false;
+    box.replaceChildren(el("p", { class: "qa-panel__hint", text: words.loading }));
+    var link = el("p", { class: "qa-mock__open" }, [
+      el("a", { href: url(q.url), target: "_blank", rel: "noopener", text: words.open + " ↗" }),
+    ]);
+    answerOf(q).then(
+      function (answer) {
+        if (current()) box.replaceChildren.apply(box, extra ? [answer, extra, link] : [answer, link]);
+      },
+      function () {
+        if (current()) box.replaceChildren(el("p", { text: words.failed }), link);
+      },
+    );
   }
 
   /** Whole seconds as m:ss (or h:mm:ss). */
@@ -222,6 +260,8 @@
     data: data,
     el: el,
     kbd: kbd,
+    cover: cover,
+    showAnswer: showAnswer,
     clock: clock,
     load: load,
     interval: interval,

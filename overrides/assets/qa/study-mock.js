@@ -229,15 +229,11 @@
     questionView();
   }
 
-  function loadAnswer(q) {
-    return S.answerOf(q); // links inside open in a new tab: the interview stays here
-  }
-
   function questionView() {
     var q = run.questions[run.i];
     run.shownAt = Date.now();
     run.revealed = null;
-    loadAnswer(q); // fetch while the reader thinks
+    S.answerOf(q).catch(function () {}); // fetch while the reader thinks (its links open in a new tab)
     var timer = el("span", { class: "qa-mock__timer", role: "timer", "aria-label": t("timer"), text: "0:00" });
     var total = el("span", { class: "qa-mock__total" });
     var steps = el("span", { class: "qa-mock__steps", "aria-hidden": "true" });
@@ -251,17 +247,7 @@
     });
     var title = el("h2", { class: "qa-mock__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-mock__answer", hidden: true, "aria-live": "polite" });
-    var revealButton = el(
-      "button",
-      {
-        type: "button",
-        class: "qa-button qa-button--primary",
-        "aria-keyshortcuts": "A",
-        onclick: reveal,
-      },
-      [t("reveal"), " ", S.kbd("A")],
-    );
-    var think = el("div", { class: "qa-cover qa-mock__think" }, [el("p", { text: t("think") }), revealButton]);
+    var think = S.cover("qa-mock__think", t("think"), t("reveal"), reveal).node;
     var gradeBar = el(
       "div",
       { class: "qa-mock__grade", role: "group", "aria-label": t("grade"), hidden: true },
@@ -340,19 +326,10 @@
     run.revealed = Date.now();
     tick();
     v.think.hidden = true;
-    v.answerBox.hidden = false;
-    v.answerBox.replaceChildren(el("p", { class: "qa-panel__hint", text: t("loading") }));
-    var link = el("p", { class: "qa-mock__open" }, [
-      el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" }),
-    ]);
-    loadAnswer(q).then(
-      function (answer) {
-        if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(answer, link);
-      },
-      function () {
-        if (run && run.questions[run.i] === q) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
-      },
-    );
+    var words = { loading: t("loading"), failed: t("failed"), open: t("open") };
+    S.showAnswer(v.answerBox, q, words, function () {
+      return run && run.questions[run.i] === q;
+    });
     v.gradeBar.hidden = false;
     persist();
     var first = v.gradeBar.querySelector("button");

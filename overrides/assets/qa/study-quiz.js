@@ -56,21 +56,16 @@
   ]);
 
   // --- the cover shown in place of a hidden answer -------------------------------------------
-  var reveal = el(
-    "button",
-    {
-      type: "button",
-      class: "qa-button qa-button--primary",
-      "aria-controls": "qa-answer",
-      "aria-keyshortcuts": "A",
-      onclick: function () {
-        setHidden(false);
-        answer.focus({ preventScroll: true });
-      },
+  var cover = S.cover(
+    "qa-cover--page",
+    t("cover"),
+    t("show"),
+    function () {
+      setHidden(false);
+      answer.focus({ preventScroll: true });
     },
-    [t("show"), " ", S.kbd("A")],
-  );
-  var cover = el("div", { class: "qa-cover qa-cover--page" }, [el("p", { text: t("cover") }), reveal]);
+    { "aria-controls": "qa-answer" },
+  ).node;
 
   // --- the grades below the answer ------------------------------------------------------------
   var grades = S.gradeButtons(grade);

@@ -160,17 +160,7 @@
     S.answerOf(q).catch(function () {}); // fetch while the reader thinks
     var title = el("h2", { class: "qa-review__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-review__answer", hidden: true });
-    var revealButton = el(
-      "button",
-      {
-        type: "button",
-        class: "qa-button qa-button--primary",
-        "aria-keyshortcuts": "A",
-        onclick: reveal,
-      },
-      [t("reveal"), " ", S.kbd("A")],
-    );
-    var think = el("div", { class: "qa-cover qa-review__think" }, [el("p", { text: t("think") }), revealButton]);
+    var think = S.cover("qa-review__think", t("think"), t("reveal"), reveal).node;
     var grades = S.gradeButtons(grade);
     var gradeBar = el(
       "div",
@@ -212,11 +202,6 @@
       persist();
     }
     v.think.hidden = true;
-    v.answerBox.hidden = false;
-    v.answerBox.replaceChildren(el("p", { class: "qa-panel__hint", text: t("loading") }));
-    var link = el("p", { class: "qa-mock__open" }, [
-      el("a", { href: S.url(q.url), target: "_blank", rel: "noopener", text: t("open") + " ↗" }),
-    ]);
     var note = store.card(q.slug).note;
     var noteBlock = note
       ? el("div", { class: "qa-review__note" }, [
@@ -224,13 +209,14 @@
           el("p", { text: note }),
         ])
       : null;
-    S.answerOf(q).then(
-      function (answer) {
-        if (view === v) v.answerBox.replaceChildren(answer, noteBlock || "", link);
-      },
+    S.showAnswer(
+      v.answerBox,
+      q,
+      { loading: t("loading"), failed: t("failed"), open: t("open") },
       function () {
-        if (view === v) v.answerBox.replaceChildren(el("p", { text: t("failed") }), link);
+        return view === v;
       },
+      noteBlock,
     );
     var now = Date.now();
     v.grades.show(store.preview(q.slug, now), now);
