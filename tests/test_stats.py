@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
@@ -375,6 +376,53 @@ def test_qr_code_for_a_small_link_and_the_file_for_a_large_one(
         saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
         assert saved["format"] == "qa-study-progress" and len(saved["cards"]) == len(qs)
         assert sum(len(c["log"]) for c in saved["cards"].values()) == 100 * len(qs) + 1
+
+
+def _vendor(*names: str) -> Any:
+    return lambda url: "/assets/qa/" in url and any(name in url for name in names)
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", PHONE), ("en", DESKTOP)])
+def test_a_library_that_does_not_load_is_said_and_its_task_done_another_way(
+    browser: Any, seed_url: str, data: dict, lang: str, viewport: dict[str, int]
+) -> None:
+    """Offline or on a flaky network: without the plot library the stats say so and keep their tables;
+    without the QR library the dialog says so and offers the progress file; no script error either way."""
+    qs = data[lang]["questions"]
+    with reader(browser, viewport=viewport) as context:
+        context.route(_vendor("uPlot", "qrcode"), lambda route: route.abort())
+        page = open_stats(context, seed_url, lang)
+        merge(page, doc({qs[0]["slug"]: {"hash": qs[0]["hash"], "log": [{"t": noon(1), "g": 3}]}}))
+        said = STRINGS["js.study-stats.plotFailed"][lang].split("{reason}")[0]
+        page.locator('[data-qa-plot="reviews"]').get_by_text(said).wait_for()
+        assert page.locator('[data-qa-table="reviews"] tbody tr').count() >= 1
+        assert page.locator("[data-qa-plot-drawn]").count() == 0
+        make_link(page, lang)
+        page.get_by_role("button", name=UI[lang]["qr"]).click()
+        alert = page.locator(".qa-qr [data-qa-qr-failed]")
+        alert.wait_for()
+        assert alert.inner_text() == STRINGS["js.study-link.qrFailed"][lang]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"stats-qr-failed-{lang}.png"))
+        with page.expect_download() as download:
+            page.locator(".qa-qr [data-qa-action=download-file]").click()
+        saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert list(saved["cards"]) == [qs[0]["slug"]]
+
+
+def test_sync_that_cannot_load_leaves_the_page_quiet(browser: Any, seed_url: str, data: dict) -> None:
+    """Sync on, and a page that cannot load the sync script (offline): no script error; the progress
+    stays where it is stored, and a later page syncs it."""
+    q = data["en"]["questions"][0]
+    with reader(browser) as context:
+        context.route(_vendor("study-sync.js", "stats.css"), lambda route: route.abort())
+        page = context.new_page()
+        page.goto(seed_url + "en/")
+        page.evaluate("localStorage.setItem('qa-study@/:sync', JSON.stringify({ on: true }))")
+        with page.expect_event("requestfailed", lambda request: "study-sync.js" in request.url):
+            page.goto(seed_url + "en/" + q["url"])
+        # the same load again, awaited: by the time it settles the first one's failure has been handled
+        assert page.evaluate("QAStudy.load('assets/qa/study-sync.js').then(() => 'loaded', () => 'failed')") == "failed"
 
 
 def test_progress_link_size_at_5000_reviewed_cards(browser: Any, seed_url: str) -> None:

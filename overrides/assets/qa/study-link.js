@@ -165,7 +165,12 @@
       tooBig(body, link);
       return;
     }
-    S.load("assets/qa/vendor/qrcode.js").then(function () {
+    S.load("assets/qa/vendor/qrcode.js").then(drawQr, function () {
+      // offline or a flaky network: say so, and offer what needs no script
+      body.replaceChildren(el("p", { role: "alert", "data-qa-qr-failed": "", text: t("qrFailed") }), fileButton());
+    });
+
+    function drawQr() {
       var code;
       try {
         code = window.qrcode(0, "L");
@@ -182,7 +187,7 @@
       body.replaceChildren(picture, el("p", { class: "qa-panel__hint", text: t("qrHint") }));
       if (link.length > QR_EASY)
         body.appendChild(el("p", { class: "qa-panel__hint", "data-qa-qr-dense": "", text: t("qrDense") }));
-    });
+    }
   }
 
   function tooBig(body, link) {

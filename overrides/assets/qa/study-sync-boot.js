@@ -11,8 +11,10 @@
     return;
   }
   function start() {
-    S.load("assets/qa/stats.css");
-    S.load("assets/qa/study-sync.js");
+    // Not loaded (offline, a flaky network): this page does not sync, and nothing is lost; the
+    // progress is stored here, and the next page that loads the script syncs it.
+    S.load("assets/qa/stats.css").catch(function () {});
+    S.load("assets/qa/study-sync.js").catch(function () {});
   }
   if (document.readyState === "complete") start();
   else window.addEventListener("load", start);
