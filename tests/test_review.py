@@ -601,6 +601,30 @@ def test_a_revealed_answer_shows_the_note_after_it_or_says_it_did_not_load(
         assert page.locator(".qa-mock__grade").is_visible()
 
 
+def test_without_the_question_list_or_the_scheduler_grades_are_kept_and_sessions_say_why_not(
+    browser: Any, seed_url: str, data: dict
+) -> None:
+    """Offline before the question list or the scheduler (ts-fsrs) was ever fetched: a question page
+    still keeps a grade (without the interval it would give), and the review and the mock interview say
+    they cannot start and why, where they used to say that an answer did not load; no script error."""
+    q = data["en"]["questions"][2]
+    with reader(browser, viewport=PHONE, expected=lambda text: "net::ERR_FAILED" in text) as context:
+        context.route(lambda url: "/vendor/ts-fsrs" in url or url.endswith("/questions.json"), lambda r: r.abort())
+        page = goto(context.new_page(), seed_url + "en/" + q["url"], ".qa-marks")
+        page.locator(".qa-marks button[data-grade='3']").click()
+        status = page.locator(".qa-marks__status span").first
+        assert status.inner_text() == STRINGS["js.study-quiz.gradedNoWhen"]["en"].format(
+            grade=STRINGS["js.study-core.g3"]["en"]
+        )
+        assert [entry["g"] for entry in stored(page)["cards"][q["slug"]]["log"]] == [3]
+        for path, view, lang in (("study/review/", "review", "zh"), ("study/mock/", "mock", "zh-Hant")):
+            goto(page, home_of(seed_url, lang) + path, "[data-qa-unavailable]")
+            said = page.locator("[data-qa-unavailable]")
+            assert said.inner_text() == STRINGS[f"js.study-{view}.unavailable"][lang]
+            assert said.get_attribute("role") == "alert"
+        assert [entry["g"] for entry in stored(page)["cards"][q["slug"]]["log"]] == [3]  # nothing lost
+
+
 @pytest.mark.parametrize(("device", "scheme"), LOOKS)
 def test_screenshots_of_the_review(browser: Any, seed_url: str, data: dict, scheme: str, device: str) -> None:
     """The review page, a question with its grades, the home's due line: tests/artifacts/review-*.png."""

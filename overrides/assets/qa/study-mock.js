@@ -539,8 +539,8 @@
       if (resume) resume.focus({ preventScroll: true });
     },
     function () {
-      // Without the question data (e.g. a copy opened from file://) there is nothing to draw from.
-      host.textContent = t("failed");
+      // Without the question data or the scheduler (offline, a flaky network) there is nothing to draw from.
+      host.replaceChildren(el("p", { role: "alert", "data-qa-unavailable": "", text: t("unavailable") }));
     },
   );
 })();

@@ -267,15 +267,21 @@
   // The quiz-mode switch may have changed in another tab since this page was loaded: follow it.
   if (store.quizMode() && !hidden()) root.classList.add(HIDDEN);
   render();
-  store.ready().then(function () {
-    // In a task of its own: when the schedule is ready at once, this callback would run at the end of
-    // the bundle's first task, and the grades' preview (ts-fsrs, four grades: ~4 ms of CPU here) would
-    // make that task a long one on a phone (issue 18; tests/test_page_load.py).
-    setTimeout(function () {
-      ready = true;
-      render();
-    }, 0);
-  });
+  store.ready().then(
+    function () {
+      // In a task of its own: when the schedule is ready at once, this callback would run at the end of
+      // the bundle's first task, and the grades' preview (ts-fsrs, four grades: ~4 ms of CPU here) would
+      // make that task a long one on a phone (issue 18; tests/test_page_load.py).
+      setTimeout(function () {
+        ready = true;
+        render();
+      }, 0);
+    },
+    function () {
+      // No scheduler (its script did not load: offline before it was ever fetched): grades are still
+      // kept, without the intervals they would give (render and grade say so)
+    },
+  );
   S.quiz = {
     reveal: function () {
       setHidden(false);

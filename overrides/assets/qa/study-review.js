@@ -300,7 +300,7 @@
       }
     },
     function () {
-      host.textContent = t("failed");
+      host.replaceChildren(el("p", { role: "alert", "data-qa-unavailable": "", text: t("unavailable") }));
     },
   );
 })();
