@@ -378,7 +378,8 @@ def test_qr_code_for_a_small_link_and_the_file_for_a_large_one(
         assert sum(len(c["log"]) for c in saved["cards"].values()) == 100 * len(qs) + 1
 
 
-def _vendor(*names: str) -> Any:
+def _site_files(*names: str) -> Any:
+    """A route matcher: the site's files under assets/qa/ whose address holds one of `names`."""
     return lambda url: "/assets/qa/" in url and any(name in url for name in names)
 
 
@@ -390,7 +391,7 @@ def test_a_library_that_does_not_load_is_said_and_its_task_done_another_way(
     without the QR library the dialog says so and offers the progress file; no script error either way."""
     qs = data[lang]["questions"]
     with reader(browser, viewport=viewport) as context:
-        context.route(_vendor("uPlot", "qrcode"), lambda route: route.abort())
+        context.route(_site_files("uPlot", "qrcode"), lambda route: route.abort())
         page = open_stats(context, seed_url, lang)
         merge(page, doc({qs[0]["slug"]: {"hash": qs[0]["hash"], "log": [{"t": noon(1), "g": 3}]}}))
         said = STRINGS["js.study-stats.plotFailed"][lang].split("{reason}")[0]
@@ -411,11 +412,12 @@ def test_a_library_that_does_not_load_is_said_and_its_task_done_another_way(
 
 
 def test_sync_that_cannot_load_leaves_the_page_quiet(browser: Any, seed_url: str, data: dict) -> None:
-    """Sync on, and a page that cannot load the sync script (offline): no script error; the progress
-    stays where it is stored, and a later page syncs it."""
+    """Sync on, and a page that cannot load the sync script or its styles (offline): no script error.
+    (Nothing waits on that page: the progress is stored in the browser, and the next page that loads
+    the script syncs it.)"""
     q = data["en"]["questions"][0]
     with reader(browser) as context:
-        context.route(_vendor("study-sync.js", "stats.css"), lambda route: route.abort())
+        context.route(_site_files("study-sync.js", "stats.css"), lambda route: route.abort())
         page = context.new_page()
         page.goto(seed_url + "en/")
         page.evaluate("localStorage.setItem('qa-study@/:sync', JSON.stringify({ on: true }))")

@@ -85,7 +85,8 @@
 
   /**
    * What stands in place of an answer not yet shown: `text` (answer it first) and a button (key A)
-   * that runs onReveal. `cls`: the view's own class; `attrs`: more attributes for the button.
+   * that runs onReveal. `cls`: the view's own class; `attrs`: more attributes for the button. The
+   * element, to put where the answer will be.
    */
   function cover(cls, text, buttonText, onReveal, attrs) {
     var button = el(
@@ -96,7 +97,7 @@
       ),
       [buttonText, " ", kbd("A")],
     );
-    return { node: el("div", { class: "qa-cover " + cls }, [el("p", { text: text }), button]), button: button };
+    return el("div", { class: "qa-cover " + cls }, [el("p", { text: text }), button]);
   }
 
   /**

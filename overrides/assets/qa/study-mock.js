@@ -247,7 +247,7 @@
     });
     var title = el("h2", { class: "qa-mock__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-mock__answer", hidden: true, "aria-live": "polite" });
-    var think = S.cover("qa-mock__think", t("think"), t("reveal"), reveal).node;
+    var think = S.cover("qa-mock__think", t("think"), t("reveal"), reveal);
     var gradeBar = el(
       "div",
       { class: "qa-mock__grade", role: "group", "aria-label": t("grade"), hidden: true },

@@ -65,7 +65,7 @@
       answer.focus({ preventScroll: true });
     },
     { "aria-controls": "qa-answer" },
-  ).node;
+  );
 
   // --- the grades below the answer ------------------------------------------------------------
   var grades = S.gradeButtons(grade);

@@ -160,7 +160,7 @@
     S.answerOf(q).catch(function () {}); // fetch while the reader thinks
     var title = el("h2", { class: "qa-review__question", tabindex: "-1", text: q.title });
     var answerBox = el("div", { class: "qa-review__answer", hidden: true });
-    var think = S.cover("qa-review__think", t("think"), t("reveal"), reveal).node;
+    var think = S.cover("qa-review__think", t("think"), t("reveal"), reveal);
     var grades = S.gradeButtons(grade);
     var gradeBar = el(
       "div",
