@@ -138,14 +138,16 @@ def copy_banks(dest: Path, *, translations: bool = True, lock: bool = True, sour
     return dest
 
 
-def build_pages(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """Run scripts/build_pages.py as a maintainer would."""
+def build_pages(banks: Path, out: Path, *extra: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """Run scripts/build_pages.py as a maintainer would (`timeout`: seconds, for a build that could wait
+    for ever, such as one that opens a FIFO)."""
     return subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "build_pages.py"), "--banks", str(banks), "--out", str(out), *extra],
         capture_output=True,
         text=True,
         check=False,
         cwd=ROOT,
+        timeout=timeout,
     )
 
 

@@ -6,7 +6,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from studysite.build import load_sources
 from studysite.errors import Problems
 from studysite.sources.parse import parse_bank
 from studysite.sources.yamlfile import load_yaml
-from tests.sitekit import ROOT, copy_banks, time_limit
+from tests.sitekit import ROOT, build_pages, copy_banks, time_limit
 
 GOOD = "标题\nQ: 问题一？\n答案一。\n"
 
@@ -28,14 +27,7 @@ def problems_of(banks: Path) -> tuple[list[str], list[str]]:
 
 def build(banks: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """scripts/build_pages.py with a time limit: a build that opens a FIFO would wait for ever."""
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_pages.py"), "--banks", str(banks), "--out", str(out), *extra],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-        timeout=60,
-    )
+    return build_pages(banks, out, *extra, timeout=60)
 
 
 @pytest.mark.parametrize(
