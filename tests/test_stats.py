@@ -403,6 +403,7 @@ def test_a_library_that_does_not_load_is_said_and_its_task_done_another_way(
         alert = page.locator(".qa-qr [data-qa-qr-failed]")
         alert.wait_for()
         assert alert.inner_text() == STRINGS["js.study-link.qrFailed"][lang]
+        assert axe_problems(page, "QR dialog without its library", within=".qa-qr") == []
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"stats-qr-failed-{lang}.png"))
         with page.expect_download() as download:
