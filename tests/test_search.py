@@ -21,6 +21,7 @@ import yaml
 from studysite.build import build_site_model, load_sources
 from studysite.enrich.convert import convert_text
 from studysite.errors import Problems
+from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
 from studysite.site.search_terms import search_terms
 from tests.qualitykit import axe_problems, serve_pages
@@ -30,6 +31,7 @@ from tests.sitekit import (
     ROOT,
     SEED,
     VIEWPORTS,
+    reader,
     said,
     settle,
     wait_for_search,
@@ -433,6 +435,25 @@ def test_nothing_found_says_so(seed_url: str, new_page: NewPage, lang: str) -> N
     page.goto(seed_url + PREFIX[lang])
     assert _search(page, "zzqxv") == []  # nothing close to it either
     assert page.inner_text(".md-search-result__meta") == none
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_search_that_cannot_load_says_so_and_works_once_it_can(browser: Any, seed_url: str, lang: str) -> None:
+    """Offline or on a flaky network when the reader first searches: the status line says search could
+    not load, with no script error; once the files come, the next query finds its questions."""
+
+    def index(url: str) -> bool:
+        return "/pagefind/" in url
+
+    with reader(browser, expected=lambda text: "net::ERR_FAILED" in text) as context:
+        context.route(index, lambda route: route.abort())
+        page = context.new_page()
+        page.goto(seed_url + PREFIX[lang])
+        assert _search(page, "AllReduce") == []
+        assert page.inner_text(".md-search-result__meta") == STRINGS["js.search.error"][lang]
+        context.unroute(index)
+        found = _search(page, "NCCL")
+        assert found and all(entry["href"] for entry in found), found
 
 
 SHOT_QUERIES = {
