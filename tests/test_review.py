@@ -563,6 +563,10 @@ def test_a_revealed_answer_shows_the_note_after_it_or_says_it_did_not_load(
         page.reload()
         page.locator("#qa-review-new").fill("0")
         page.locator("#qa-review-new").dispatch_event("change")
+        page.wait_for_function(
+            "(want) => document.querySelector('.qa-review__counts').textContent === want",
+            arg=REVIEW_UI[lang]["counts"].format(due=2, fresh=0),
+        )
         page.get_by_role("button", name=REVIEW_UI[lang]["start"]).click()
         shown = []
         for _ in range(2):
