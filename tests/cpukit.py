@@ -79,16 +79,18 @@ def report(lines: list[dict[str, Any]], top: int = 25) -> str:
         "",
         "   CPU-s  tests  per test  file",
     ]
-    out += [
-        f"{sum(c):8.1f} {len(c):6d} {sum(c) / len(c):9.2f}  {name}"
-        for name, c in sorted(by_file.items(), key=lambda kv: -sum(kv[1]))
-    ]
+    out += _rows(by_file)
     out += ["", f"   CPU-s  tests  per test  the {top} costliest test functions"]
-    out += [
-        f"{sum(c):8.1f} {len(c):6d} {sum(c) / len(c):9.2f}  {name}"
-        for name, c in sorted(by_function.items(), key=lambda kv: -sum(kv[1]))[:top]
-    ]
+    out += _rows(by_function)[:top]
     return "\n".join(out)
+
+
+def _rows(groups: dict[str, list[float]]) -> list[str]:
+    """One line per group, costliest first: its CPU-s, its tests, their mean, its name."""
+    return [
+        f"{sum(c):8.1f} {len(c):6d} {sum(c) / len(c):9.2f}  {name}"
+        for name, c in sorted(groups.items(), key=lambda kv: -sum(kv[1]))
+    ]
 
 
 def main(argv: list[str]) -> int:

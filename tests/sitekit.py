@@ -75,6 +75,18 @@ the machine's zone a test that grades "Again" (back in minutes) at 23:59 found n
 day ends, whenever it starts."""
 
 
+def drop_requests(context: object, matches: Callable[[str], bool]) -> None:
+    """Requests of `context` whose address `matches` fail, as on a network that drops them (offline,
+    a flaky connection); the browser logs each as net::ERR_FAILED, which `dropped_logged` accepts
+    (reader's `expected`). `context.unroute(matches)` lets them through again."""
+    context.route(matches, lambda route: route.abort())  # type: ignore[attr-defined]
+
+
+def dropped_logged(text: str) -> bool:
+    """The console error the browser logs for a request `drop_requests` failed."""
+    return "net::ERR_FAILED" in text
+
+
 @contextlib.contextmanager
 def reader(
     browser: object,

@@ -13,7 +13,7 @@ import pytest
 from studysite.i18n import STRINGS
 from studysite.languages import LANGUAGES
 from tests.qualitykit import axe_problems
-from tests.sitekit import DESKTOP, LOOKS, PHONE, reader, settle
+from tests.sitekit import DESKTOP, LOOKS, PHONE, drop_requests, dropped_logged, reader, settle
 from tests.test_study import goto
 
 STUDY_KEY = "qa-study@/:study"
@@ -555,8 +555,8 @@ def test_a_revealed_answer_shows_the_note_after_it_or_says_it_did_not_load(
     def page_of(q: dict) -> Callable[[str], bool]:
         return lambda url: url.split("?")[0].endswith("/" + q["url"])
 
-    with reader(browser, viewport=viewport, expected=lambda text: "net::ERR_FAILED" in text) as context:
-        context.route(page_of(failing), lambda route: route.abort())
+    with reader(browser, viewport=viewport, expected=dropped_logged) as context:
+        drop_requests(context, page_of(failing))
         page = goto(context.new_page(), home + "study/review/", ".qa-review__setup")
         make_due(page, [with_note["slug"], failing["slug"]], {q["slug"]: q["hash"] for q in qs})
         store(page, "S.setNote(arg[0], arg[1])", [with_note["slug"], note])
@@ -591,7 +591,7 @@ def test_a_revealed_answer_shows_the_note_after_it_or_says_it_did_not_load(
         assert sorted(shown) == sorted([with_note["slug"], failing["slug"]])
 
         # the mock interview: every question page fails to load
-        context.route(lambda url: any(page_of(q)(url) for q in qs), lambda route: route.abort())
+        drop_requests(context, lambda url: any(page_of(q)(url) for q in qs))
         goto(page, home + "study/mock/", ".qa-mock__setup")
         page.get_by_label(SESSION_UI[lang]["count"]).fill("2")
         page.get_by_role("button", name=SESSION_UI[lang]["mock_start"]).click()
@@ -613,8 +613,8 @@ def test_without_the_question_list_or_the_scheduler_grades_are_kept_and_sessions
     still keeps a grade (without the interval it would give), and the review and the mock interview say
     they cannot start and why, where they used to say that an answer did not load; no script error."""
     q = data["en"]["questions"][2]
-    with reader(browser, viewport=PHONE, expected=lambda text: "net::ERR_FAILED" in text) as context:
-        context.route(lambda url: "/vendor/ts-fsrs" in url or url.endswith("/questions.json"), lambda r: r.abort())
+    with reader(browser, viewport=PHONE, expected=dropped_logged) as context:
+        drop_requests(context, lambda url: "/vendor/ts-fsrs" in url or url.endswith("/questions.json"))
         page = goto(context.new_page(), seed_url + "en/" + q["url"], ".qa-marks")
         page.locator(".qa-marks button[data-grade='3']").click()
         status = page.locator(".qa-marks__status span").first

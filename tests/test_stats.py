@@ -20,7 +20,7 @@ from studysite.languages import LANGUAGES
 from tests import sitekit
 from tests.github_standin import ContentsAPI, contents_api
 from tests.qualitykit import axe_problems
-from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, converted
+from tests.sitekit import ARTIFACTS, DESKTOP, LOOKS, PHONE, converted, drop_requests
 
 SITE = "qa-study@/"
 STUDY_KEY = SITE + ":study"
@@ -391,7 +391,7 @@ def test_a_library_that_does_not_load_is_said_and_its_task_done_another_way(
     without the QR library the dialog says so and offers the progress file; no script error either way."""
     qs = data[lang]["questions"]
     with reader(browser, viewport=viewport) as context:
-        context.route(_site_files("uPlot", "qrcode"), lambda route: route.abort())
+        drop_requests(context, _site_files("uPlot", "qrcode"))
         page = open_stats(context, seed_url, lang)
         merge(page, doc({qs[0]["slug"]: {"hash": qs[0]["hash"], "log": [{"t": noon(1), "g": 3}]}}))
         said = STRINGS["js.study-stats.plotFailed"][lang].split("{reason}")[0]
@@ -418,7 +418,7 @@ def test_sync_that_cannot_load_leaves_the_page_quiet(browser: Any, seed_url: str
     the script syncs it.)"""
     q = data["en"]["questions"][0]
     with reader(browser) as context:
-        context.route(_site_files("study-sync.js", "stats.css"), lambda route: route.abort())
+        drop_requests(context, _site_files("study-sync.js", "stats.css"))
         page = context.new_page()
         page.goto(seed_url + "en/")
         page.evaluate("localStorage.setItem('qa-study@/:sync', JSON.stringify({ on: true }))")
