@@ -10,6 +10,7 @@ import pytest
 
 from studysite.languages import LANGUAGES
 from tests.qualitykit import axe_problems, open_search
+from tests.sitekit import reader
 
 PAGES = {
     "home": "",
@@ -36,12 +37,9 @@ SCHEME = {"light": "default", "dark": "slate"}  # Material's name for each schem
 )
 def test_axe_finds_no_violations(browser: object, seed_url: str, lang: str, scheme: str) -> None:
     root = seed_url + LANGUAGES[lang].root
-    context = browser.new_context(  # type: ignore[attr-defined]
-        color_scheme=scheme, viewport=LAYOUTS[scheme], service_workers="block"
-    )
-    page = context.new_page()
     problems: list[str] = []
-    try:
+    with reader(browser, viewport=LAYOUTS[scheme], color_scheme=scheme) as context:
+        page = context.new_page()  # type: ignore[attr-defined]
         for name, path in PAGES.items():
             page.goto(root + path)
             # the palette follows the system setting: make sure the scheme under test is the one shown
@@ -52,6 +50,4 @@ def test_axe_finds_no_violations(browser: object, seed_url: str, lang: str, sche
         problems += axe_problems(page, "search dialog with results")
         page.goto(root + "404.html")  # the not-found page (the plain test server does not serve it for 404s)
         problems += axe_problems(page, "404 page")
-    finally:
-        context.close()
     assert problems == [], f"axe, {lang}, {scheme}:\n" + "\n".join(problems)

@@ -138,6 +138,49 @@ def test_switcher_reaches_the_converted_edition_and_back(browser: object, seed_u
     page.close()
 
 
+HAN_FACES = {"zh": "Noto Sans CJK SC", "zh-Hant": "Noto Sans CJK TC"}
+"""The face of Debian's fonts-noto-cjk each Chinese language's text must be drawn in: Simplified
+Chinese forms for zh, Traditional for zh-Hant (the system's fallback drew both in the JP face)."""
+
+
+def _faces(page: object, selector: str) -> set[str]:
+    """The fonts chromium drew the text of the first element `selector` finds in (DevTools' "Rendered
+    Fonts")."""
+    cdp = page.context.new_cdp_session(page)  # type: ignore[attr-defined]
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        assert node, f"nothing matches {selector}"
+        return {font["familyName"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+    finally:
+        cdp.detach()
+
+
+def test_each_language_is_drawn_in_a_font_of_its_own_script(browser: object, seed_url: str) -> None:
+    """Chinese text in its own Chinese face, by the language of the text: a Chinese page's title and
+    answer (their Latin words too), the Chinese beside an English answer and the switcher's 中文 and
+    繁體中文 on an English page; an English page's own text is in Material's stack, no CJK face."""
+    chinese = {item.lang for item in LANGUAGES.items if item.html_lang.startswith("zh")}
+    assert chinese == set(HAN_FACES), "a Chinese language without its expected face here"
+    page = browser.new_page()  # type: ignore[attr-defined]
+    path = QUESTIONS[0]
+    for lang, face in HAN_FACES.items():
+        page.goto(seed_url + LANGUAGES[lang].root + path)
+        for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
+            assert _faces(page, selector) == {face}, (lang, selector)
+    page.goto(seed_url + "en/" + path)
+    for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
+        assert not any("CJK" in name for name in _faces(page, selector)), selector
+    for lang, face in HAN_FACES.items():
+        assert _faces(page, f'.md-select__link[hreflang="{lang}"]') == {face}, lang
+    page.get_by_role("button", name="Side by side with Chinese").click()
+    page.locator('.qa-bi-line[lang="zh"]').first.wait_for()
+    assert _faces(page, '.qa-bi-line[lang="zh"]') == {HAN_FACES["zh"]}
+    page.close()
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_converted_edition_screenshots(browser: object, seed_url: str, device: str) -> None:
     """Screenshots of the 繁體中文 home and a question page to look at (tests/artifacts/); nothing overflows."""

@@ -7,6 +7,7 @@ tests are about what the pages and the search box fetch.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import html
 import json
@@ -60,7 +61,7 @@ QUERIES.update(
 PREFIX = {item.lang: item.root for item in LANGUAGES.items}
 QUESTION = "ai-infra-3/two-batch-overlap/"
 NewPage = Callable[..., Any]
-"""new_page(width=1280, scheme="light"): a page in a fresh browser context."""
+"""new_page(width=1280, scheme="light"): a page in a profile of its own (the `new_page` fixture)."""
 SEARCH_FILES = re.compile(r"/pagefind/|search_index\.json|/workers/search\.|search-terms\.json")
 
 _RESULTS = """() => [...document.querySelectorAll(".md-search-result__link")].map((a) => a.getAttribute("href"))"""
@@ -82,21 +83,16 @@ def page_text(seed_site: Path) -> dict[str, str]:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[NewPage]:
-    """A page in a fresh browser context (empty cache): new_page(width=1280, scheme="light")."""
-    contexts = []
+    """A page in a profile of its own (sitekit.reader: empty storage, any script or console error fails
+    the test): new_page(width=1280, scheme="light")."""
+    with contextlib.ExitStack() as stack:
 
-    def make(width: int = 1280, scheme: str = "light") -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": 844 if width < 600 else 800},
-            color_scheme=scheme,
-            service_workers="block",
-        )
-        contexts.append(context)
-        return context.new_page()
+        def make(width: int = 1280, scheme: str = "light") -> Any:
+            viewport = {"width": width, "height": 844 if width < 600 else 800}
+            context = stack.enter_context(reader(browser, viewport=viewport, color_scheme=scheme))
+            return context.new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+        yield make
 
 
 # Types a query the way an IME commits it (value set, then input and keyup: fill() fires no keyup for
