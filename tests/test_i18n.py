@@ -160,8 +160,9 @@ def _faces(page: object, selector: str) -> set[str]:
 
 def test_each_language_is_drawn_in_a_font_of_its_own_script(browser: object, seed_url: str) -> None:
     """Chinese text in its own Chinese face, by the language of the text: a Chinese page's title and
-    answer (their Latin words too), the Chinese beside an English answer and the switcher's 中文 and
-    繁體中文 on an English page; an English page's own text is in Material's stack, no CJK face."""
+    answer (their Latin words too), Chinese in code (its Latin stays in Debian's monospaced font), the
+    Chinese beside an English answer and the switcher's 中文 and 繁體中文 on an English page; an English
+    page's own text is in Material's stack, no CJK face."""
     chinese = {item.lang for item in LANGUAGES.items if item.html_lang.startswith("zh")}
     assert chinese == set(HAN_FACES), "a Chinese language without its expected face here"
     page = browser.new_page()  # type: ignore[attr-defined]
@@ -170,6 +171,11 @@ def test_each_language_is_drawn_in_a_font_of_its_own_script(browser: object, see
         page.goto(seed_url + LANGUAGES[lang].root + path)
         for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
             assert _faces(page, selector) == {face}, (lang, selector)
+        # code: its Latin in the monospaced font it had, its Chinese in the language's face
+        page.evaluate(
+            "document.querySelector('#qa-answer li').insertAdjacentHTML('beforeend', '<code>x = 直骨</code>')"
+        )
+        assert _faces(page, "#qa-answer li code") == {"DejaVu Sans Mono", face}, lang
     page.goto(seed_url + "en/" + path)
     for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
         assert not any("CJK" in name for name in _faces(page, selector)), selector
