@@ -127,6 +127,19 @@ def reader(
     assert not errors, errors
 
 
+@contextlib.contextmanager
+def reader_pages(browser: object) -> Iterator[Callable[..., object]]:
+    """`open_page(**options)`: a page in a profile of its own (`reader`, given those options); every
+    profile goes back to the pool, its errors checked, when the block ends. For a fixture that hands a
+    test as many pages as it asks for."""
+    with contextlib.ExitStack() as stack:
+
+        def open_page(**options: object) -> object:
+            return stack.enter_context(reader(browser, **options)).new_page()  # type: ignore[attr-defined, arg-type]
+
+        yield open_page
+
+
 def published_data(site: Path) -> dict[str, dict[str, object]]:
     """The question data a built site publishes (assets/qa/questions.json), per language of the table."""
     import json

@@ -7,7 +7,6 @@ tests are about what the pages and the search box fetch.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import html
 import json
@@ -35,6 +34,7 @@ from tests.sitekit import (
     drop_requests,
     dropped_logged,
     reader,
+    reader_pages,
     said,
     settle,
     wait_for_search,
@@ -85,12 +85,10 @@ def page_text(seed_site: Path) -> dict[str, str]:
 def new_page(browser: Any) -> Iterator[NewPage]:
     """A page in a profile of its own (sitekit.reader: empty storage, any script or console error fails
     the test): new_page(width=1280, scheme="light")."""
-    with contextlib.ExitStack() as stack:
+    with reader_pages(browser) as open_page:
 
         def make(width: int = 1280, scheme: str = "light") -> Any:
-            viewport = {"width": width, "height": 844 if width < 600 else 800}
-            context = stack.enter_context(reader(browser, viewport=viewport, color_scheme=scheme))
-            return context.new_page()
+            return open_page(viewport={"width": width, "height": 844 if width < 600 else 800}, color_scheme=scheme)
 
         yield make
 

@@ -3,7 +3,6 @@ report/edit links on a site that names its repository, and screenshots of each (
 
 from __future__ import annotations
 
-import contextlib
 import html
 import os
 import re
@@ -22,7 +21,7 @@ from studysite.languages import LANGUAGES
 from studysite.model import Site
 from studysite.pages import downloads
 from studysite.sources.glossary import tooltip
-from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, reader, serve, settle, write_long_bank
+from tests.sitekit import ARTIFACTS, ROOT, SEED, build_site, copy_banks, reader_pages, serve, settle, write_long_bank
 
 SHOTS = ARTIFACTS / "takeaway"
 PUBLIC = "https://octo.github.io/ai-infra/"
@@ -73,11 +72,10 @@ def shots() -> Path:
 @pytest.fixture()
 def page_factory(browser: object) -> Iterator[object]:
     """A page in a profile of its own (sitekit.reader: empty storage, script and console errors fail the test)."""
-    with contextlib.ExitStack() as stack:
+    with reader_pages(browser) as open_page:
 
         def make(viewport: dict[str, int] = DESKTOP, scheme: str = "light", touch: bool = False) -> object:
-            options = {"color_scheme": scheme, "has_touch": touch, "is_mobile": touch}
-            return stack.enter_context(reader(browser, viewport=viewport, **options)).new_page()  # type: ignore[attr-defined]
+            return open_page(viewport=viewport, color_scheme=scheme, has_touch=touch, is_mobile=touch)
 
         yield make
 
