@@ -141,6 +141,8 @@ def test_switcher_reaches_the_converted_edition_and_back(browser: object, seed_u
 HAN_FACES = {"zh": "Noto Sans CJK SC", "zh-Hant": "Noto Sans CJK TC"}
 """The face of Debian's fonts-noto-cjk each Chinese language's text must be drawn in: Simplified
 Chinese forms for zh, Traditional for zh-Hant (the system's fallback drew both in the JP face)."""
+PAGE_TEXT = ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li")
+"""A question page's own text whose font is checked: its title, its answer's paragraphs and list items."""
 
 
 def _faces(page: object, selector: str) -> set[str]:
@@ -174,7 +176,7 @@ def test_each_language_is_drawn_in_a_font_of_its_own_script(browser: object, see
     path = QUESTIONS[0]
     for lang, face in HAN_FACES.items():
         page.goto(seed_url + LANGUAGES[lang].root + path)
-        for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
+        for selector in PAGE_TEXT:
             assert cjk(_faces(page, selector)) == {face}, (lang, selector)
         page.evaluate(
             """document.querySelector('#qa-answer li').insertAdjacentHTML(
@@ -183,7 +185,7 @@ def test_each_language_is_drawn_in_a_font_of_its_own_script(browser: object, see
         latin, mixed = _faces(page, "#latin"), _faces(page, "#mixed")
         assert not cjk(latin) and mixed == latin | {face}, (lang, latin, mixed)
     page.goto(seed_url + "en/" + path)
-    for selector in ("article.md-content__inner h1", "#qa-answer > p", "#qa-answer li"):
+    for selector in PAGE_TEXT:
         assert not cjk(_faces(page, selector)), selector
     for lang, face in HAN_FACES.items():
         assert cjk(_faces(page, f'.md-select__link[hreflang="{lang}"]')) == {face}, lang
